@@ -1,0 +1,38 @@
+/**
+ * Access tokens for the slicing service, from its authorization service.
+ *
+ * Configure with environment variables or `.env` (see `.env.example`), then:
+ *
+ * @example
+ * ```ts
+ * import { authedFetch, getToken } from './mod.ts';
+ *
+ * const token = await getToken(); // scope "slicer"; "predict" for the prediction service
+ * const answer = await authedFetch.post('slice', { json: { file: 'part.stl' } }).json();
+ * ```
+ *
+ * Tokens are cached and refreshed before they expire; a 401 triggers one
+ * retry with a fresh token. Every error extends {@link AuthError} and has a
+ * stable `code` ({@link ErrorCode}).
+ *
+ * @module
+ */
+export { getToken, authedFetch } from './src/default_client.ts';
+export { createAuthClient } from './src/client.ts';
+export type { AuthClient, AuthClientOptions, Logger } from './src/client.ts';
+export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';
+export type { ScopeInput, TokenTransport } from './src/config.ts';
+export type { GetTokenOptions } from './src/token_cache.ts';
+export {
+  AuthError,
+  ConfigError,
+  ErrorCode,
+  InsecureAuthUrlError,
+  isAuthError,
+  PermanentTokenRejectedError,
+  TokenEndpointUnavailableError,
+  TokenRequestRejectedError,
+  TokenResponseError,
+  UnauthorizedError,
+} from './src/errors.ts';
+export type { ConfigIssue } from './src/errors.ts';

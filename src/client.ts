@@ -1,0 +1,158 @@
+/**
+ * `createAuthClient`: one user at one authorization service, with its own
+ * token cache. Data flows env → config → token source → cache → ky hooks → request.
+ */
+import ky, { type Input, type ResponsePromise } from 'ky';
+import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed_fetch.ts';
+import { type Credentials, parseConfig, resolveScope, type ScopeInput, type ScopeTarget, type SettingsOptions } from './config.ts';
+import { readEnv, type ReadEnvOptions } from './env.ts';
+import { ConfigError, isAuthError } from './errors.ts';
+import { authRequestOptions } from './hooks.ts';
+import { redact } from './redact.ts';
+import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
+import { createTokenSource } from './token_source.ts';
+
+/** Where the client's warnings go. */
+export interface Logger {
+  /** Receives one warning, already free of secrets. */
+  warn(message: string): void;
+}
+
+/** Options of {@link createAuthClient}. Settings override the matching variables. */
+export interface AuthClientOptions extends SettingsOptions, ReadEnvOptions {
+  /**
+   * The fetch every request goes through (token endpoint and services).
+   * @default globalThis.fetch
+   */
+  fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * Monotonic clock in ms; token lifetimes are measured on it.
+   * @default performance.now
+   */
+  now?: (() => number) | undefined;
+  /**
+   * Random source in [0, 1) for refresh jitter.
+   * @default Math.random
+   */
+  random?: (() => number) | undefined;
+  /**
+   * Where warnings go.
+   * @default console, prefixed "[slicer-auth]"
+   */
+  logger?: Logger | undefined;
+  /**
+   * Timeout of one token-endpoint attempt, ms.
+   * @default 10000
+   */
+  tokenTimeoutMs?: number | undefined;
+  /**
+   * Retries of the token endpoint after a network error, timeout or 5xx.
+   * @default 2
+   */
+  tokenRetries?: number | undefined;
+}
+
+/** One configured client. */
+export interface AuthClient {
+  /**
+   * A valid access token for a scope: the permanent token if one is configured,
+   * else a cached temporary token, refreshed before it expires.
+   * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
+   * @param options `minValidity`: seconds the token must still be valid
+   * @throws {AuthError} `CONFIG_INVALID`, `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`
+   */
+  getToken(scope?: ScopeInput | string, options?: GetTokenOptions): Promise<string>;
+  /** Authenticated ky-like instance; see {@link AuthedFetch}. */
+  readonly authedFetch: AuthedFetch;
+  /**
+   * Drops cached temporary tokens: one scope's, or all.
+   * @param scope `'slicer'`, `'predict'` or `service_id=<id>`; all when omitted
+   */
+  invalidate(scope?: ScopeInput | string): void;
+}
+
+const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:/i;
+
+/**
+ * Creates a client from the environment, `.env` and options.
+ *
+ * @param options settings (override variables), transport and clock
+ * @returns the client
+ * @throws {ConfigError} `CONFIG_INVALID` listing every missing or malformed setting
+ * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a password over plain http to a non-loopback host
+ * @example
+ * ```ts
+ * const client = createAuthClient({ username: 'ci-bot', password: process.env.BOT_PASSWORD });
+ * const jobs = await client.authedFetch('jobs').json();
+ * ```
+ */
+export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
+  const config = parseConfig(readEnv(options), options);
+  const send = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = options.now ?? (() => performance.now());
+  const secrets = [config.password, config.token, config.predictToken];
+  const logger = options.logger ?? { warn: (message: string) => console.warn(`[slicer-auth] ${message}`) };
+  const warn = (message: string) => logger.warn(redact(message, secrets));
+  let cache: TokenCache | undefined;
+
+  function tokens(credentials: Credentials): TokenCache {
+    cache ??= createTokenCache({
+      fetchGrant: createTokenSource({
+        ...credentials,
+        fetch: send,
+        now,
+        timeoutMs: options.tokenTimeoutMs,
+        retries: options.tokenRetries,
+      }),
+      now,
+      random: options.random ?? Math.random,
+      marginMs: config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000,
+      warn,
+    });
+    return cache;
+  }
+
+  function tokenFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<string> {
+    if (target.permanentToken) return Promise.resolve(target.permanentToken.reveal());
+    // resolveScope guarantees credentials when no permanent token covers the scope.
+    return tokens(target.credentials as Credentials).get(target.scope, getOptions);
+  }
+
+  // Our own errors (config, token endpoint, 401) are final: ky must not retry them.
+  const instance = ky.create({ retry: { shouldRetry: ({ error }) => (isAuthError(error) ? false : undefined) } });
+
+  function call(input: Input, callOptions: AuthedFetchOptions = {}): ResponsePromise {
+    const { scope, hooks, ...kyOptions } = callOptions;
+    const target = resolveScope(config, scope);
+    const relative = typeof input === 'string' && !ABSOLUTE_URL.test(input);
+    const prefixUrl = relative ? target.baseUrl : undefined;
+    if (relative && !prefixUrl) {
+      throw new ConfigError([{ key: target.baseUrlKey, message: 'missing: set it, or pass an absolute URL' }], `request "${input}"`);
+    }
+    const auth = authRequestOptions({
+      target,
+      transport: config.transport,
+      token: () => tokenFor(target),
+      invalidate: (token) => cache?.invalidate(target.scope, token),
+      fetch: send,
+    });
+    return instance(prefixUrl && typeof input === 'string' ? input.replace(/^\/+/, '') : input, {
+      ...kyOptions,
+      ...(prefixUrl ? { prefixUrl } : {}),
+      fetch: auth.fetch,
+      hooks: {
+        ...hooks,
+        beforeRequest: [...(auth.hooks.beforeRequest), ...(hooks?.beforeRequest ?? [])],
+        afterResponse: [...(auth.hooks.afterResponse), ...(hooks?.afterResponse ?? [])],
+      },
+    });
+  }
+
+  return {
+    getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
+    authedFetch: withMethods(call),
+    invalidate(scope) {
+      cache?.invalidate(scope === undefined ? undefined : resolveScope(config, scope).scope);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The free `getToken` and `authedFetch`: they reach one client built lazily
+ * from the environment on first use, so importing the module does no work.
+ */
+import type { ResponsePromise } from 'ky';
+import { type AuthedFetch, withMethods } from './authed_fetch.ts';
+import { type AuthClient, createAuthClient } from './client.ts';
+import type { ScopeInput } from './config.ts';
+import type { GetTokenOptions } from './token_cache.ts';
+
+let client: AuthClient | undefined;
+
+function defaultClient(): AuthClient {
+  client ??= createAuthClient();
+  return client;
+}
+
+/**
+ * A valid access token for a scope, from the client configured by the
+ * environment and `.env`.
+ *
+ * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
+ * @param options `minValidity`: seconds the token must still be valid
+ * @returns the access token
+ * @throws {AuthError} `CONFIG_INVALID`, `INSECURE_AUTH_URL`, `TOKEN_REQUEST_REJECTED`,
+ *   `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`
+ * @example
+ * ```ts
+ * const token = await getToken('predict', { minValidity: 900 });
+ * ```
+ */
+export async function getToken(scope?: ScopeInput | string, options?: GetTokenOptions): Promise<string> {
+  return defaultClient().getToken(scope, options);
+}
+
+/**
+ * Authenticated ky-like instance of the client configured by the environment:
+ * relative paths resolve against `SLICER_BASE_URL` (or `SLICER_PREDICT_BASE_URL`
+ * with `scope: 'predict'`).
+ *
+ * @example
+ * ```ts
+ * const result = await authedFetch.post('slice', { json: { model: 'part.stl' } }).json();
+ * ```
+ */
+export const authedFetch: AuthedFetch = withMethods((input, options): ResponsePromise => defaultClient().authedFetch(input, options));

@@ -1,0 +1,212 @@
+/**
+ * One error hierarchy for the whole module. Every error has a stable `code`;
+ * tests and callers branch on the code, never on the message.
+ *
+ * No error here ever holds a password or a token in an enumerable field:
+ * messages are built from known-safe parts and redacted by the known secret
+ * values (see `redact.ts`), and a raw `Response` is kept non-enumerable.
+ */
+
+/** Stable error codes, one per failure kind. */
+export const ErrorCode = {
+  /** A variable or option is missing or malformed. */
+  CONFIG_INVALID: 'CONFIG_INVALID',
+  /** The password would travel over plain http to a non-loopback host. */
+  INSECURE_AUTH_URL: 'INSECURE_AUTH_URL',
+  /** The token endpoint refused the grant with a 4xx (bad credentials, bad scope, …). */
+  TOKEN_REQUEST_REJECTED: 'TOKEN_REQUEST_REJECTED',
+  /** The token endpoint could not be reached, timed out or answered 5xx, after bounded retries. */
+  TOKEN_ENDPOINT_UNAVAILABLE: 'TOKEN_ENDPOINT_UNAVAILABLE',
+  /** The token endpoint answered 2xx with something that is not a valid token response. */
+  TOKEN_RESPONSE_INVALID: 'TOKEN_RESPONSE_INVALID',
+  /** A service refused a freshly fetched temporary token too (401 twice). */
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  /** A service refused a configured permanent token (401): invalid or revoked. */
+  PERMANENT_TOKEN_REJECTED: 'PERMANENT_TOKEN_REJECTED',
+} as const;
+
+/** One of the {@link ErrorCode} values. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * Base class of every error this module throws.
+ *
+ * @example
+ * ```ts
+ * try { await getToken(); } catch (err) { if (isAuthError(err)) console.error(err.code); }
+ * ```
+ */
+export class AuthError extends Error {
+  /** Stable, machine-readable error code. */
+  readonly code: ErrorCode;
+
+  /**
+   * @param code the stable code of this failure
+   * @param message a message that holds no secret
+   * @param options standard error options; `cause` must itself be free of secrets
+   */
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** One problem found in the configuration. */
+export interface ConfigIssue {
+  /** The environment variable (or option) at fault, e.g. `SLICER_BASE_URL`. */
+  readonly key: string;
+  /** What is wrong and what is expected. */
+  readonly message: string;
+}
+
+/** Missing or malformed configuration; lists every problem at once. Code `CONFIG_INVALID`. */
+export class ConfigError extends AuthError {
+  /** Every problem found, in variable order. */
+  readonly issues: readonly ConfigIssue[];
+
+  /**
+   * @param issues every problem found
+   * @param context what was being attempted, e.g. `use scope "predict"`
+   */
+  constructor(issues: readonly ConfigIssue[], context = 'configure the slicer client') {
+    const lines = issues.map((issue) => `  - ${issue.key}: ${issue.message}`).join('\n');
+    super(
+      ErrorCode.CONFIG_INVALID,
+      `Cannot ${context}: fix these settings (environment, .env or client options):\n${lines}`,
+    );
+    this.issues = issues;
+  }
+}
+
+/** The auth URL is plain http on a non-loopback host and the user did not opt in. Code `INSECURE_AUTH_URL`. */
+export class InsecureAuthUrlError extends AuthError {
+  /** @param host the host the password would have been sent to */
+  constructor(host: string) {
+    super(
+      ErrorCode.INSECURE_AUTH_URL,
+      `Refusing to send the password over plain http to "${host}": use an https SLICER_AUTH_URL, ` +
+        'or set SLICER_ALLOW_INSECURE_HTTP=1 (option allowInsecureHttp) if you accept the risk',
+    );
+  }
+}
+
+/** Fields shared by errors that come from an HTTP answer. */
+interface HttpFailure {
+  /** HTTP status of the last answer, when there was one. */
+  readonly status?: number | undefined;
+  /** The last `Response`, kept non-enumerable so it never shows up in logs. */
+  readonly response?: Response | undefined;
+}
+
+function keepResponse(error: Error, response: Response | undefined): void {
+  Object.defineProperty(error, 'response', { value: response, enumerable: false });
+}
+
+/** The token endpoint refused the grant (4xx). Code `TOKEN_REQUEST_REJECTED`. */
+export class TokenRequestRejectedError extends AuthError implements HttpFailure {
+  /** HTTP status of the refusal. */
+  readonly status: number;
+  /** OAuth `error` (RFC 6749 §5.2), when the server sent one. */
+  readonly error: string | undefined;
+  /** OAuth `error_description`, redacted, when the server sent one. */
+  readonly error_description: string | undefined;
+  declare readonly response: Response | undefined;
+
+  /**
+   * @param message the full, redacted message
+   * @param details status, OAuth fields and the raw response
+   */
+  constructor(
+    message: string,
+    details: { status: number; error?: string | undefined; error_description?: string | undefined; response?: Response },
+  ) {
+    super(ErrorCode.TOKEN_REQUEST_REJECTED, message);
+    this.status = details.status;
+    this.error = details.error;
+    this.error_description = details.error_description;
+    keepResponse(this, details.response);
+  }
+}
+
+/** The token endpoint was unreachable, timed out or answered 5xx after bounded retries. Code `TOKEN_ENDPOINT_UNAVAILABLE`. */
+export class TokenEndpointUnavailableError extends AuthError implements HttpFailure {
+  /** HTTP status of the last answer, if any arrived. */
+  readonly status: number | undefined;
+  declare readonly response: Response | undefined;
+
+  /**
+   * @param message the full, redacted message
+   * @param details last status and response, and a secret-free cause
+   */
+  constructor(message: string, details: { status?: number; response?: Response; cause?: Error } = {}) {
+    super(ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE, message, details.cause ? { cause: details.cause } : undefined);
+    this.status = details.status;
+    keepResponse(this, details.response);
+  }
+}
+
+/** A 2xx token response that is not JSON or fails the contract's schema. Code `TOKEN_RESPONSE_INVALID`. */
+export class TokenResponseError extends AuthError {
+  /** Paths of the fields at fault (never their values), e.g. `["expires_in"]`. */
+  readonly paths: readonly string[];
+
+  /**
+   * @param message the full, redacted message
+   * @param paths the fields at fault
+   */
+  constructor(message: string, paths: readonly string[] = []) {
+    super(ErrorCode.TOKEN_RESPONSE_INVALID, message);
+    this.paths = paths;
+  }
+}
+
+/** A service answered 401 to a request even after one retry with a fresh token. Code `UNAUTHORIZED`. */
+export class UnauthorizedError extends AuthError implements HttpFailure {
+  /** Always 401. */
+  readonly status = 401;
+  declare readonly response: Response | undefined;
+
+  /**
+   * @param message the full message
+   * @param response the second 401 response
+   */
+  constructor(message: string, response?: Response) {
+    super(ErrorCode.UNAUTHORIZED, message);
+    keepResponse(this, response);
+  }
+}
+
+/** A service answered 401 to a configured permanent token. Code `PERMANENT_TOKEN_REJECTED`. */
+export class PermanentTokenRejectedError extends AuthError implements HttpFailure {
+  /** Always 401. */
+  readonly status = 401;
+  declare readonly response: Response | undefined;
+
+  /**
+   * @param variable the variable that holds the refused token, e.g. `SLICER_TOKEN`
+   * @param response the 401 response
+   */
+  constructor(variable: string, response?: Response) {
+    super(
+      ErrorCode.PERMANENT_TOKEN_REJECTED,
+      `The permanent token in ${variable} was refused (401): it is invalid or revoked. ` +
+        "Create a new one in the authorization service's UI, or unset it to use the password grant",
+    );
+    keepResponse(this, response);
+  }
+}
+
+/**
+ * Tells whether a value is one of this module's errors.
+ *
+ * @param value anything caught
+ * @returns true for an {@link AuthError} (any subclass)
+ * @example
+ * ```ts
+ * if (isAuthError(err) && err.code === ErrorCode.CONFIG_INVALID) process.exit(2);
+ * ```
+ */
+export function isAuthError(value: unknown): value is AuthError {
+  return value instanceof AuthError;
+}

@@ -1,0 +1,91 @@
+/**
+ * Keeping secrets out of logs and errors: a {@link Secret} box that hides its
+ * value from `util.inspect`, `JSON.stringify` and string conversion, and
+ * {@link redact}, which removes known secret values from free text (server
+ * messages, network error messages) before it reaches an error or a log line.
+ */
+
+const HIDDEN = '[redacted]';
+
+/**
+ * A secret value (password, token) that prints as `[redacted]`.
+ *
+ * @example
+ * ```ts
+ * const password = new Secret('hunter2');
+ * String(password); // "[redacted]"
+ * password.reveal(); // "hunter2"
+ * ```
+ */
+export class Secret {
+  readonly #value: string;
+
+  /** @param value the secret value */
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  /** @returns the secret value itself; call only where it is sent. */
+  reveal(): string {
+    return this.#value;
+  }
+
+  /** @returns `[redacted]` */
+  toString(): string {
+    return HIDDEN;
+  }
+
+  /** @returns `[redacted]` */
+  toJSON(): string {
+    return HIDDEN;
+  }
+
+  /** Hides the value from Node's, Deno's and Bun's `util.inspect`. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return HIDDEN;
+  }
+}
+
+/**
+ * Replaces every occurrence of each secret (as is and URL-encoded) in a text.
+ *
+ * @param text free text that may contain secrets
+ * @param secrets the known secret values; empty ones are ignored
+ * @returns the text with each secret replaced by `[redacted]`
+ * @example
+ * ```ts
+ * redact('bad password hunter2', ['hunter2']); // "bad password [redacted]"
+ * ```
+ */
+export function redact(text: string, secrets: Iterable<string | Secret | undefined>): string {
+  let result = text;
+  for (const secret of secrets) {
+    const value = secret instanceof Secret ? secret.reveal() : secret;
+    if (!value) continue;
+    for (const form of new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)])) {
+      result = result.split(form).join(HIDDEN);
+    }
+  }
+  return result;
+}
+
+/**
+ * Copies an error chain into plain errors with redacted messages and no other
+ * fields, so a low-level cause (a network error, say) can be attached to one of
+ * our errors without carrying request options or bodies along.
+ *
+ * @param error anything caught
+ * @param secrets the known secret values
+ * @returns a plain `Error` whose message and causes are redacted
+ */
+export function sanitizeCause(error: unknown, secrets: Iterable<string | Secret | undefined>, depth = 0): Error {
+  const list = [...secrets];
+  const source = error instanceof Error ? error : new Error(String(error));
+  const nested = depth < 5 && source.cause !== undefined ? { cause: sanitizeCause(source.cause, list, depth + 1) } : undefined;
+  const copy = new Error(redact(source.message, list), nested);
+  copy.name = source.name;
+  const code = (source as { code?: unknown }).code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
+}

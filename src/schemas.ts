@@ -1,0 +1,39 @@
+/**
+ * valibot schemas for what the authorization service sends (contract 4.1).
+ * Every message is fixed text: valibot's default messages quote the input,
+ * and the input here holds the token.
+ */
+import * as v from 'valibot';
+
+const fixed = (text: string) => () => text;
+
+/**
+ * A successful token response (contract 4.1, response body). `expires_in` is
+ * documented as a string holding seconds; a JSON number is accepted too.
+ */
+export const TokenResponseSchema = v.object(
+  {
+    token_type: v.pipe(
+      v.string(fixed('must be the string "Bearer"')),
+      v.check((value) => value.toLowerCase() === 'bearer', fixed('must be "Bearer"')),
+    ),
+    access_token: v.pipe(v.string(fixed('must be a string')), v.nonEmpty(fixed('must not be empty'))),
+    scope: v.string(fixed('must be a string')),
+    expires_in: v.pipe(
+      v.union([v.string(), v.number()], fixed('must be a number of seconds (documented as a string)')),
+      v.transform((value) => (typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value))),
+      v.number(fixed('must be a number of seconds')),
+      v.check((value) => Number.isFinite(value) && value > 0, fixed('must be a positive number of seconds')),
+    ),
+  },
+  fixed('must be a JSON object'),
+);
+
+/** A validated token response, `expires_in` as a number of seconds. */
+export type TokenResponse = v.InferOutput<typeof TokenResponseSchema>;
+
+/** The OAuth error body of a refused grant (RFC 6749 §5.2); both fields optional. */
+export const OAuthErrorSchema = v.object({
+  error: v.optional(v.string()),
+  error_description: v.optional(v.string()),
+});
