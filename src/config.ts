@@ -91,7 +91,7 @@ const ConfigSchema = v.object({
   SLICER_PREDICT_BASE_URL: v.optional(httpUrl),
   SLICER_USERNAME: v.optional(v.pipe(v.string(), v.trim())),
   SLICER_PASSWORD: v.optional(secret),
-  SLICER_SERVICE_ID: v.pipe(v.string(message('missing: set it to the slicing service identifier')), identifier),
+  SLICER_SERVICE_ID: identifier,
   SLICER_PREDICT_SERVICE_ID: v.optional(identifier),
   SLICER_TOKEN: v.optional(secret),
   SLICER_PREDICT_TOKEN: v.optional(secret),
@@ -110,7 +110,7 @@ const ConfigSchema = v.object({
   ),
   SLICER_ALLOW_INSECURE_HTTP: v.optional(flag, 'false'),
   SLICER_TOKEN_CACHE: v.optional(v.pipe(v.string(), v.trim())),
-});
+}, message('missing: set it to the slicing service identifier'));
 
 /** Names the client options that stand for each variable. */
 export const OPTION_FOR_KEY = {

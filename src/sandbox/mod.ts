@@ -1,0 +1,109 @@
+/**
+ * The embedded sandbox: a local authorization service (token endpoint and
+ * permanent-token UI) with slicing and prediction services, on 127.0.0.1.
+ *
+ * @example
+ * ```ts
+ * import { startSandbox } from './src/sandbox/mod.ts';
+ * const sandbox = await startSandbox({ testMode: true });
+ * console.log(sandbox.env.SLICER_AUTH_URL);
+ * await sandbox.close();
+ * ```
+ *
+ * @module
+ */
+import { createSandboxApp, SERVICE_PATHS } from './app.ts';
+import { createClock, type SandboxClock } from './clock.ts';
+import { listen } from './serve.ts';
+import { createStore, type Store } from './store.ts';
+
+/** The defaults a fresh sandbox is seeded with. */
+export const SANDBOX_DEFAULTS = {
+  username: 'sandbox-user',
+  password: 'sandbox-password',
+  serviceId: 'sandbox-slicer',
+  predictServiceId: 'sandbox-predict',
+} as const;
+
+/** Options of {@link startSandbox}. */
+export interface SandboxOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. @default 0 */
+  port?: number | undefined;
+  /** Mount the test controls (`/__test`). @default false */
+  testMode?: boolean | undefined;
+  /** Seeded user name. @default "sandbox-user" */
+  username?: string | undefined;
+  /** Seeded password. @default "sandbox-password" */
+  password?: string | undefined;
+  /** Slicing service id. @default "sandbox-slicer" */
+  serviceId?: string | undefined;
+  /** Prediction service id. @default "sandbox-predict" */
+  predictServiceId?: string | undefined;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** The `.env` lines' values that point the module and the contract suite at it. */
+  readonly env: {
+    SLICER_AUTH_URL: string;
+    SLICER_BASE_URL: string;
+    SLICER_PREDICT_BASE_URL: string;
+    SLICER_USERNAME: string;
+    SLICER_PASSWORD: string;
+    SLICER_SERVICE_ID: string;
+    SLICER_PREDICT_SERVICE_ID: string;
+  };
+  /** Its state, for in-process tests. */
+  readonly store: Store;
+  /** Its clock. */
+  readonly clock: SandboxClock;
+  /** Whether the test controls are mounted. */
+  readonly testMode: boolean;
+  /** Stops it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox on 127.0.0.1.
+ *
+ * @param options port, mode, seeded user and service ids
+ * @returns the running sandbox
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const settings = {
+    username: options.username ?? SANDBOX_DEFAULTS.username,
+    password: options.password ?? SANDBOX_DEFAULTS.password,
+    serviceId: options.serviceId ?? SANDBOX_DEFAULTS.serviceId,
+    predictServiceId: options.predictServiceId ?? SANDBOX_DEFAULTS.predictServiceId,
+  };
+  const clock = createClock();
+  const store = createStore({
+    clock,
+    users: { [settings.username]: settings.password },
+    serviceId: settings.serviceId,
+    predictServiceId: settings.predictServiceId,
+  });
+  const testMode = options.testMode ?? false;
+  const app = createSandboxApp({ store, clock, testMode });
+  const server = await listen(app.fetch, options.port ?? 0);
+  return {
+    env: {
+      SLICER_AUTH_URL: server.origin,
+      SLICER_BASE_URL: `${server.origin}${SERVICE_PATHS.slicer}`,
+      SLICER_PREDICT_BASE_URL: `${server.origin}${SERVICE_PATHS.predict}`,
+      SLICER_USERNAME: settings.username,
+      SLICER_PASSWORD: settings.password,
+      SLICER_SERVICE_ID: settings.serviceId,
+      SLICER_PREDICT_SERVICE_ID: settings.predictServiceId,
+    },
+    store,
+    clock,
+    testMode,
+    close: () => server.close(),
+  };
+}
+
+export { createSandboxApp } from './app.ts';
+export { createClock } from './clock.ts';
+export { createStore, VIOLATIONS } from './store.ts';
+export type { Violation } from './store.ts';

@@ -1,0 +1,89 @@
+/**
+ * `POST /oauth2/token/`, contract 4.1: form-encoded password grant, JSON answer
+ * with `expires_in` as a string. Errors use RFC 6749 §5.2 codes.
+ */
+import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Store } from './store.ts';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+function oauthError(status: ContentfulStatusCode, error: string, description: string) {
+  return { status, body: { error, error_description: description } };
+}
+
+/**
+ * Routes of the token endpoint.
+ *
+ * @param store the sandbox state
+ * @returns a Hono app to mount at `/`
+ */
+export function tokenRoutes(store: Store): Hono {
+  const app = new Hono();
+
+  app.post('/oauth2/token/', async (c) => {
+    const fault = store.takeFault();
+    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault?.status !== undefined || fault?.body !== undefined) {
+      return c.body(fault.body ?? '', (fault.status ?? 200) as ContentfulStatusCode, {
+        'content-type': fault.contentType ?? 'application/json',
+        'cache-control': 'no-store',
+        ...fault.headers,
+      });
+    }
+    const answer = await grant(store, c.req.raw);
+    c.header('cache-control', 'no-store');
+    return c.json(answer.body, answer.status);
+  });
+
+  app.all('/oauth2/token/', (c) =>
+    c.json({ error: 'invalid_request', error_description: 'Use POST with a form-encoded body' }, 405, { allow: 'POST' }),
+  );
+  return app;
+}
+
+async function readFields(request: Request, store: Store): Promise<Record<string, string> | undefined> {
+  const type = request.headers.get('content-type')?.toLowerCase() ?? '';
+  if (type.startsWith(FORM)) return Object.fromEntries(new URLSearchParams(await request.text()));
+  if (store.violates('json-accepted') && type.startsWith('application/json')) {
+    const json: unknown = await request.json().catch(() => undefined);
+    return typeof json === 'object' && json !== null ? (json as Record<string, string>) : {};
+  }
+  return undefined;
+}
+
+async function grant(store: Store, request: Request) {
+  const fields = await readFields(request, store);
+  if (!fields) {
+    return oauthError(400, 'invalid_request', `The body must be ${FORM} (contract 4.1), not "${request.headers.get('content-type') ?? 'none'}"`);
+  }
+  for (const name of ['grant_type', 'username', 'password', 'scope']) {
+    if (typeof fields[name] !== 'string' || fields[name] === '') {
+      return oauthError(400, 'invalid_request', `The field "${name}" is required`);
+    }
+  }
+  const { grant_type, username = '', password = '', scope = '' } = fields;
+  if (grant_type !== 'password') {
+    return oauthError(400, 'unsupported_grant_type', 'Only grant_type "password" is supported');
+  }
+  const serviceId = /^service_id=(.+)$/.exec(scope)?.[1];
+  const known = [store.serviceIds.slicer, store.serviceIds.predict];
+  if (!serviceId || !known.includes(serviceId)) {
+    return oauthError(400, 'invalid_scope', 'The scope must be "service_id=<id>" naming the slicing or the prediction service');
+  }
+  const login = store.login(username, password);
+  if (login === 'locked') return oauthError(429, 'invalid_grant', 'Too many failed attempts for this user; try again later');
+  if (login === 'invalid') return oauthError(400, 'invalid_grant', 'Invalid username or password');
+
+  const { value, lifetimeSeconds } = store.issueTemporary(username, serviceId);
+  const otherId = serviceId === store.serviceIds.slicer ? store.serviceIds.predict : store.serviceIds.slicer;
+  return {
+    status: 200 as const,
+    body: {
+      token_type: store.violates('wrong-token-type') ? 'MAC' : 'Bearer',
+      scope: store.violates('wrong-scope-echo') ? `service_id=${otherId}` : scope,
+      access_token: value,
+      expires_in: store.violates('numeric-expires-in') ? lifetimeSeconds : String(lifetimeSeconds),
+    },
+  };
+}

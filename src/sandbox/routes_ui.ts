@@ -1,0 +1,130 @@
+/**
+ * The browser UI of contract 5.3: login, "Tokens and sessions", the TOKENS and
+ * SESSIONS pages, and the JSON endpoints its script calls. Session cookie
+ * HttpOnly + SameSite=Strict; CSRF checked by Hono's `csrf` (Origin /
+ * Sec-Fetch-Site) on form posts, and the script's calls must be JSON (a
+ * cross-site page cannot send that without a CORS preflight).
+ */
+import { Hono, type Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { csrf } from 'hono/csrf';
+import { HTTPException } from 'hono/http-exception';
+import type { Session, Store } from './store.ts';
+import { UI_CSS, UI_JS } from './ui_assets.ts';
+import { homeView, loginView, page, securityView, sessionsView, tokensView } from './ui_views.ts';
+
+const COOKIE = 'sandbox_session';
+
+type UiEnv = { Variables: { session: Session } };
+
+/** A same-site path to return to after login; anything else goes home. */
+function safeNext(value: unknown): string {
+  return typeof value === 'string' && /^\/(?!\/)[\w\-./?=&%]*$/.test(value) ? value : '/';
+}
+
+function requireJson(c: Context): void {
+  if (!c.req.header('content-type')?.toLowerCase().startsWith('application/json')) {
+    throw new HTTPException(415, { message: 'Send application/json' });
+  }
+}
+
+/**
+ * Routes of the UI.
+ *
+ * @param store the sandbox state
+ * @returns a Hono app to mount at `/`
+ */
+export function uiRoutes(store: Store): Hono<UiEnv> {
+  const app = new Hono<UiEnv>();
+  // Scoped to the UI's paths: the token endpoint and the services take form posts from scripts.
+  for (const path of ['/login', '/logout', '/security/*']) app.use(path, csrf());
+
+  app.get('/static/ui.css', (c) => c.body(UI_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
+  app.get('/static/ui.js', (c) => c.body(UI_JS, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+
+  app.get('/', (c) => {
+    const session = store.session(getCookie(c, COOKIE));
+    if (!session) return c.html(page('Sign in', undefined, loginView(safeNext(c.req.query('next')))));
+    return c.html(page('Account', session.username, homeView(session.username)));
+  });
+
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody().catch(() => {
+      throw new HTTPException(400, { message: 'Send the login form' });
+    });
+    const next = safeNext(form.next);
+    const username = typeof form.username === 'string' ? form.username : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    const result = store.login(username, password);
+    if (result !== 'ok') {
+      const message = result === 'locked' ? 'Too many failed attempts. Try again in a few minutes.' : 'Invalid username or password.';
+      return c.html(page('Sign in', undefined, loginView(next, message)), result === 'locked' ? 429 : 401);
+    }
+    const value = store.openSession(username, c.req.header('user-agent') ?? '');
+    setCookie(c, COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      secure: new URL(c.req.url).protocol === 'https:',
+    });
+    return c.redirect(next, 303);
+  });
+
+  app.post('/logout', (c) => {
+    const session = store.session(getCookie(c, COOKIE));
+    if (session) store.closeSession(session.username, session.id);
+    deleteCookie(c, COOKIE, { path: '/' });
+    return c.redirect('/', 303);
+  });
+
+  app.use('/security/*', async (c, next) => {
+    const session = store.session(getCookie(c, COOKIE));
+    if (!session) {
+      if (c.req.method !== 'GET') throw new HTTPException(401, { message: 'Log in first' });
+      return c.redirect(`/?next=${encodeURIComponent(c.req.path)}`, 303);
+    }
+    c.set('session', session);
+    await next();
+  });
+  app.get('/security', (c) => c.redirect('/security/', 301));
+  app.get('/security/', (c) => c.html(page('Tokens and sessions', c.var.session.username, securityView())));
+  app.get('/security/tokens', (c) => {
+    const user = c.var.session.username;
+    return c.html(page('Tokens', user, tokensView(store.list(user, 'permanent'))));
+  });
+  app.get('/security/sessions', (c) => {
+    const { username, id } = c.var.session;
+    return c.html(page('Sessions', username, sessionsView(store.sessionsOf(username), id, store.list(username, 'temporary'))));
+  });
+
+  app.post('/security/tokens', async (c) => {
+    requireJson(c);
+    const body: unknown = await c.req.json().catch(() => undefined);
+    const { name, scopes } = (typeof body === 'object' && body !== null ? body : {}) as { name?: unknown; scopes?: unknown };
+    if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
+      return c.json({ error: 'Enter a name (up to 200 characters).' }, 400);
+    }
+    if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string')) {
+      return c.json({ error: 'Add at least one scope.' }, 400);
+    }
+    const known = Object.values(store.serviceIds);
+    const wrong = scopes.find((s) => !known.includes(s));
+    if (wrong !== undefined) {
+      return c.json({ error: `Incorrect scope "${wrong}": enter a service identifier (${known.join(' or ')}).` }, 400);
+    }
+    const { value, record } = store.issuePermanent(c.var.session.username, name.trim(), [...new Set(scopes as string[])]);
+    return c.json({ id: record.id, name: record.name, token: value }, 201, { 'cache-control': 'no-store' });
+  });
+
+  app.post('/security/tokens/:id/revoke', (c) => {
+    requireJson(c);
+    if (!store.revoke(c.var.session.username, c.req.param('id'))) throw new HTTPException(404, { message: 'No such token' });
+    return c.json({ revoked: true });
+  });
+  app.post('/security/sessions/:id/revoke', (c) => {
+    requireJson(c);
+    if (!store.closeSession(c.var.session.username, c.req.param('id'))) throw new HTTPException(404, { message: 'No such session' });
+    return c.json({ closed: true });
+  });
+  return app;
+}

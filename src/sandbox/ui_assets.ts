@@ -1,0 +1,98 @@
+/**
+ * The UI's stylesheet and script, served from `/static/` so the page's
+ * Content-Security-Policy can forbid inline code.
+ */
+
+/** `/static/ui.css`: a plain, modern admin look. */
+export const UI_CSS = `
+:root { --bg:#f5f7fb; --card:#fff; --ink:#1c2433; --muted:#5b6678; --line:#e3e8f0; --brand:#2f5bea; --brand-ink:#fff; --danger:#c62f3b; --ok:#1d8a55; }
+* { box-sizing: border-box; }
+body { margin:0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--ink); }
+header.app { display:flex; align-items:center; justify-content:space-between; padding: 12px 28px; background: #16213a; color:#fff; }
+header.app .brand { font-weight: 650; letter-spacing: .2px; }
+header.app form { margin:0; }
+nav.top { display:flex; gap: 4px; padding: 0 28px; background:#fff; border-bottom:1px solid var(--line); }
+nav.top a { padding: 12px 14px; color: var(--muted); text-decoration:none; font-weight:600; font-size: 13px; letter-spacing:.6px; border-bottom: 2px solid transparent; }
+nav.top a[aria-current="page"] { color: var(--brand); border-bottom-color: var(--brand); }
+main { max-width: 960px; margin: 28px auto; padding: 0 28px; }
+.card { background: var(--card); border:1px solid var(--line); border-radius: 12px; padding: 24px; box-shadow: 0 1px 2px rgba(16,24,40,.04); }
+h1 { font-size: 22px; margin: 0 0 6px; } h2 { font-size: 17px; margin: 0 0 12px; }
+p.muted, .muted { color: var(--muted); }
+button, .button { font: inherit; border-radius: 8px; border:1px solid var(--line); background:#fff; color: var(--ink); padding: 8px 14px; cursor:pointer; font-weight: 600; }
+button.primary { background: var(--brand); color: var(--brand-ink); border-color: var(--brand); }
+button.danger { color: var(--danger); border-color: #f0c4c8; }
+button:focus-visible, a:focus-visible, input:focus-visible { outline: 3px solid #9db4ff; outline-offset: 1px; }
+label { display:block; font-weight:600; margin: 12px 0 4px; }
+input[type=text], input[type=password] { width:100%; padding: 9px 11px; border:1px solid var(--line); border-radius: 8px; font: inherit; }
+table { width:100%; border-collapse: collapse; }
+th, td { text-align:left; padding: 10px 8px; border-bottom: 1px solid var(--line); vertical-align: middle; }
+th { font-size: 12px; text-transform: uppercase; letter-spacing: .5px; color: var(--muted); }
+.badge { display:inline-block; padding: 2px 8px; border-radius: 999px; font-size: 12px; font-weight: 650; }
+.badge.active { background:#e3f6ec; color: var(--ok); } .badge.revoked { background:#fde8ea; color: var(--danger); }
+.toolbar { display:flex; justify-content: space-between; align-items:center; margin-bottom: 16px; }
+.empty { padding: 28px; text-align:center; color: var(--muted); border: 1px dashed var(--line); border-radius: 10px; }
+dialog { border:none; border-radius: 14px; padding: 24px; width: min(520px, 92vw); box-shadow: 0 20px 50px rgba(16,24,40,.25); }
+dialog::backdrop { background: rgba(15,23,42,.45); }
+.row { display:flex; gap: 8px; align-items:flex-end; } .row > div { flex:1; }
+ul.scopes { list-style:none; padding:0; margin: 10px 0; display:flex; gap:6px; flex-wrap: wrap; }
+ul.scopes li { background:#eef2ff; color:#2a3fa0; padding: 3px 10px; border-radius: 999px; font-size: 13px; font-weight:600; }
+[role=alert] { color: var(--danger); font-weight: 600; min-height: 1.5em; margin: 8px 0 0; }
+.value { display:block; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background:#0f172a; color:#e2e8f0; padding: 12px; border-radius: 8px; word-break: break-all; margin: 8px 0 12px; }
+.actions { display:flex; gap: 8px; justify-content:flex-end; margin-top: 18px; }
+.login { max-width: 400px; margin: 10vh auto; }
+`;
+
+/** `/static/ui.js`: the permanent-token dialog, copy to clipboard and revoke confirmation. */
+export const UI_JS = `
+const json = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+const $ = (id) => document.getElementById(id);
+const dialog = $('new-token-dialog');
+if (dialog) {
+  let scopes = [];
+  let value = '';
+  const error = $('token-error');
+  const render = () => {
+    $('scope-list').replaceChildren(...scopes.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+  };
+  const addScope = () => {
+    const scope = $('token-scope').value.trim();
+    if (!scope) { error.textContent = 'Enter a scope first.'; return false; }
+    if (!scopes.includes(scope)) scopes.push(scope);
+    $('token-scope').value = '';
+    error.textContent = '';
+    render();
+    return true;
+  };
+  $('new-token').addEventListener('click', () => {
+    scopes = []; value = ''; render(); error.textContent = '';
+    $('token-name').value = ''; $('token-scope').value = '';
+    $('token-form').hidden = false; $('token-created').hidden = true;
+    dialog.showModal();
+    $('token-name').focus();
+  });
+  $('add-scope').addEventListener('click', addScope);
+  $('token-cancel').addEventListener('click', () => dialog.close());
+  $('token-create').addEventListener('click', async () => {
+    if ($('token-scope').value.trim() && !addScope()) return;
+    const response = await json('/security/tokens', { name: $('token-name').value, scopes });
+    const body = await response.json();
+    if (!response.ok) { error.textContent = body.error; return; }
+    value = body.token;
+    $('token-value').textContent = value;
+    $('token-form').hidden = true; $('token-created').hidden = false;
+    $('copy-token').focus();
+  });
+  $('copy-token').addEventListener('click', async () => {
+    await navigator.clipboard.writeText(value);
+    $('copy-status').textContent = 'Copied to the clipboard.';
+  });
+  $('token-done').addEventListener('click', () => { dialog.close(); location.reload(); });
+}
+for (const button of document.querySelectorAll('button[data-revoke]')) {
+  button.addEventListener('click', async () => {
+    if (!confirm(button.dataset.confirm)) return;
+    const response = await json(button.dataset.revoke);
+    if (response.ok) location.reload();
+  });
+}
+`;

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { TokenEndpointUnavailableError } from './errors.ts';
+import { createTokenCache, type TokenCacheOptions } from './token_cache.ts';
+import type { Grant } from './token_source.ts';
+
+/** A cache over a counting fake fetcher and a fake clock (no network: this is the cache's logic alone). */
+function setup(lifetimeSeconds = 3600, overrides: Partial<TokenCacheOptions> = {}) {
+  let time = 0;
+  let calls = 0;
+  let fail = false;
+  const warnings: string[] = [];
+  const fetchGrant = async (scope: string): Promise<Grant> => {
+    calls++;
+    const sentAt = time;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (fail) throw new TokenEndpointUnavailableError('down');
+    return { token: `${scope}#${calls}`, expiresAt: sentAt + lifetimeSeconds * 1000, lifetime: lifetimeSeconds * 1000 };
+  };
+  const cache = createTokenCache({ fetchGrant, now: () => time, random: () => 0, warn: (m) => warnings.push(m), ...overrides });
+  return {
+    cache,
+    warnings,
+    calls: () => calls,
+    at: (seconds: number) => {
+      time = seconds * 1000;
+    },
+    failing: (value: boolean) => {
+      fail = value;
+    },
+  };
+}
+
+describe('token cache', () => {
+  test('1,000 concurrent cold calls make one request', async () => {
+    const s = setup();
+    const tokens = await Promise.all(Array.from({ length: 1000 }, () => s.cache.get('service_id=a')));
+    assert.equal(s.calls(), 1);
+    assert.equal(new Set(tokens).size, 1);
+  });
+
+  test('concurrent calls for two scopes make two requests, each caller getting its own scope', async () => {
+    const s = setup();
+    const calls = Array.from({ length: 200 }, (_, i) => (i % 2 ? 'service_id=a' : 'service_id=b'));
+    const tokens = await Promise.all(calls.map((scope) => s.cache.get(scope)));
+    assert.equal(s.calls(), 2);
+    tokens.forEach((token, i) => assert.ok(token.startsWith(`${calls[i]}#`), `caller ${i} got ${token}`));
+  });
+
+  test('hands out the cached token until the margin, then refreshes in the background', async () => {
+    const s = setup(3600);
+    const first = await s.cache.get('s');
+    s.at(3000); // 600 s left: before the 300 s margin
+    assert.equal(await s.cache.get('s'), first);
+    assert.equal(s.calls(), 1);
+    s.at(3350); // 250 s left: early in the margin
+    assert.equal(await s.cache.get('s'), first, 'callers get the still-valid token');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(s.calls(), 2, 'one background refresh ran');
+    assert.notEqual(await s.cache.get('s'), first);
+  });
+
+  test('late in the margin callers wait for the new token; never past expiry', async () => {
+    const s = setup(3600);
+    const first = await s.cache.get('s');
+    s.at(3500); // 100 s left: past the margin midpoint
+    assert.notEqual(await s.cache.get('s'), first);
+    s.at(7300);
+    s.failing(true);
+    await assert.rejects(s.cache.get('s'), { code: 'TOKEN_ENDPOINT_UNAVAILABLE' }, 'an expired token is never handed out');
+  });
+
+  test('a failed refresh keeps the still-valid token and is retried later, not on every call', async () => {
+    const s = setup(3600);
+    const first = await s.cache.get('s');
+    s.failing(true);
+    s.at(3550);
+    assert.equal(await s.cache.get('s'), first);
+    assert.equal(s.calls(), 2);
+    assert.equal(await s.cache.get('s'), first);
+    assert.equal(s.calls(), 2, 'paused after the failure');
+    s.at(3590);
+    s.failing(false);
+    assert.notEqual(await s.cache.get('s'), first);
+  });
+
+  test('the refresh point jitters with the random source', async () => {
+    const early = setup(3600, { random: () => 1 });
+    await early.cache.get('s');
+    early.at(3275); // 325 s left: inside margin × 1.1 (330 s), outside 300 s
+    await early.cache.get('s');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(early.calls(), 2);
+    const late = setup(3600, { random: () => 0 });
+    await late.cache.get('s');
+    late.at(3275);
+    await late.cache.get('s');
+    assert.equal(late.calls(), 1);
+  });
+
+  test('a 5-second token is not refreshed on every call', async () => {
+    const s = setup(5);
+    for (let ms = 0; ms <= 60_000; ms += 100) {
+      s.at(ms / 1000);
+      await s.cache.get('s');
+    }
+    // Margin is 2.5 s: about one request per 2.5 s, not 600.
+    assert.ok(s.calls() >= 20 && s.calls() <= 30, `made ${s.calls()} requests`);
+  });
+
+  test('a refresh that does not extend the expiry is kept, logged once, and not repeated', async () => {
+    let calls = 0;
+    let time = 0;
+    const warnings: string[] = [];
+    const cache = createTokenCache({
+      fetchGrant: async () => {
+        calls++;
+        return { token: 'same', expiresAt: 3_600_000, lifetime: 3_600_000 - time };
+      },
+      now: () => time,
+      random: () => 0,
+      warn: (m) => warnings.push(m),
+    });
+    await cache.get('s');
+    time = 3_500_000;
+    for (let i = 0; i < 50; i++) await cache.get('s', { minValidity: 900 });
+    assert.equal(calls, 2);
+    assert.equal(warnings.length, 1);
+    time = 3_600_000;
+    await cache.get('s');
+    assert.equal(calls, 3, 'a new token is fetched once it expired');
+  });
+
+  test('minValidity forces an early refresh, once', async () => {
+    const s = setup(3600);
+    const first = await s.cache.get('s');
+    s.at(2800); // 800 s left
+    const second = await s.cache.get('s', { minValidity: 900 });
+    assert.notEqual(second, first);
+    assert.equal(await s.cache.get('s', { minValidity: 900 }), second);
+    assert.equal(s.calls(), 2);
+  });
+
+  test('a minValidity above the lifetime does not refresh on every call', async () => {
+    const s = setup(60);
+    await s.cache.get('s');
+    for (let i = 0; i < 10; i++) await s.cache.get('s', { minValidity: 900 });
+    assert.equal(s.calls(), 1);
+  });
+
+  test('invalidate drops a token only while it is the cached one', async () => {
+    const s = setup();
+    const first = await s.cache.get('s');
+    s.cache.invalidate('s', 'another');
+    assert.equal(await s.cache.get('s'), first);
+    s.cache.invalidate('s', first);
+    assert.notEqual(await s.cache.get('s'), first);
+  });
+
+  test('a configured margin is used, capped at half the lifetime', async () => {
+    const s = setup(3600, { marginMs: 60_000 });
+    const first = await s.cache.get('s');
+    s.at(3500); // 100 s left: outside a 60 s margin
+    assert.equal(await s.cache.get('s'), first);
+    assert.equal(s.calls(), 1);
+  });
+});
