@@ -151,12 +151,13 @@ export function parseConfig(env: EnvValues, options: SettingsOptions = {}): Conf
   }
   const result = v.safeParse(ConfigSchema, raw);
   if (!result.success) {
-    throw new ConfigError(
-      result.issues.map((issue): ConfigIssue => {
-        const key = String(issue.path?.[0]?.key ?? 'settings');
-        return { key, message: issue.message };
-      }),
-    );
+    // One line per variable: a value can fail several checks of the same pipe.
+    const byKey = new Map<string, ConfigIssue>();
+    for (const issue of result.issues) {
+      const key = String(issue.path?.[0]?.key ?? 'settings');
+      if (!byKey.has(key)) byKey.set(key, { key, message: issue.message });
+    }
+    throw new ConfigError([...byKey.values()]);
   }
   const out = result.output;
   const config: Config = {

@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Hono } from 'hono';
+import { HTTPError } from 'ky';
+import { ErrorCode, isAuthError } from './errors.ts';
+import { listen, type Listening } from './sandbox/serve.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+
+interface Echo {
+  status: string;
+  service: string;
+  path: string;
+  token_via: string;
+  token_kind: string;
+}
+
+describe('tokens and requests against the sandbox', () => {
+  test('header transport, both scopes', async () => {
+    h.sandbox.store.reset();
+    const client = h.client();
+    const slicer = await client.authedFetch.get('jobs/1').json<Echo>();
+    assert.deepEqual([slicer.status, slicer.service, slicer.path, slicer.token_via], ['success', 'slicer', '/slicer/jobs/1', 'header']);
+    const predict = await client.authedFetch.post('/predict', { scope: 'predict', json: { a: 1 } }).json<Echo>();
+    assert.deepEqual([predict.service, predict.token_via], ['predict', 'header']);
+    assert.notEqual(await client.getToken('slicer'), await client.getToken('predict'));
+    assert.equal(await client.getToken(`service_id=${h.sandbox.env.SLICER_SERVICE_ID}`), await client.getToken());
+  });
+
+  test('post transport puts the token in form and multipart bodies, the header elsewhere', async () => {
+    const client = h.client({ transport: 'post' });
+    const form = await client.authedFetch.post('slice', { body: new URLSearchParams({ model: 'a.stl' }) }).json<Echo>();
+    assert.equal(form.token_via, 'post');
+    const multipart = new FormData();
+    multipart.set('file', new Blob(['solid a']), 'a.stl');
+    assert.equal((await client.authedFetch.post('slice', { body: multipart }).json<Echo>()).token_via, 'post');
+    assert.equal((await client.authedFetch.post('slice', { json: { a: 1 } }).json<Echo>()).token_via, 'header');
+    assert.equal((await client.authedFetch.get('jobs').json<Echo>()).token_via, 'header');
+    assert.equal((await client.authedFetch.post('x', { scope: 'predict', body: new URLSearchParams() }).json<Echo>()).service, 'predict');
+  });
+
+  test('absolute URLs are allowed', async () => {
+    const echo = await h.client().authedFetch(`${h.sandbox.env.SLICER_BASE_URL}/abs`).json<Echo>();
+    assert.equal(echo.path, '/slicer/abs');
+  });
+
+  test('permanent tokens are used as they are, with no token request; a refused one says so', async () => {
+    h.sandbox.store.reset();
+    const { value, record } = h.sandbox.store.issuePermanent(h.sandbox.env.SLICER_USERNAME, 'ci', [h.sandbox.env.SLICER_SERVICE_ID]);
+    const client = h.client({ token: value, username: '', password: '' });
+    assert.equal(await client.getToken(), value);
+    assert.equal((await client.authedFetch('a').json<Echo>()).token_kind, 'permanent');
+    assert.equal(h.issued(), 0);
+    h.sandbox.store.revoke(h.sandbox.env.SLICER_USERNAME, record.id);
+    await assert.rejects(client.authedFetch('a'), (error: unknown) => {
+      assert.ok(isAuthError(error));
+      assert.equal(error.code, ErrorCode.PERMANENT_TOKEN_REJECTED);
+      assert.match(error.message, /SLICER_TOKEN.*invalid or revoked/);
+      return true;
+    });
+    assert.equal(h.issued(), 0);
+    await assert.rejects(client.getToken('predict'), { code: ErrorCode.CONFIG_INVALID }, 'predict has no permanent token and no credentials');
+  });
+
+  test('1,000 concurrent cold getToken calls make one token request; both scopes make two', async () => {
+    h.sandbox.store.reset();
+    const client = h.client();
+    const tokens = await Promise.all(Array.from({ length: 1000 }, () => client.getToken()));
+    assert.equal(new Set(tokens).size, 1);
+    assert.equal(h.issued(), 1);
+
+    h.sandbox.store.reset();
+    const both = h.client();
+    const scopes = Array.from({ length: 400 }, (_, i) => (i % 2 ? 'slicer' : 'predict') as 'slicer' | 'predict');
+    const results = await Promise.all(scopes.map((scope) => both.authedFetch('who', { scope }).json<Echo>()));
+    results.forEach((echo, i) => assert.equal(echo.service, scopes[i]));
+    assert.equal(h.issued() + h.issued(h.sandbox.env.SLICER_PREDICT_SERVICE_ID), 2);
+  });
+
+  test('expiry crossings under concurrent load: no caller sees a 401, requests ≈ elapsed ÷ lifetime', async () => {
+    h.sandbox.store.reset();
+    h.sandbox.store.setLifetime(60);
+    const client = h.client();
+    const elapsed = 600;
+    for (let t = 0; t < elapsed; t += 5) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => client.authedFetch('load').json<Echo>()));
+      assert.ok(answers.every((a) => a.status === 'success'));
+      h.advance(5);
+    }
+    // 60 s tokens refreshed 30 s (margin = half) before expiry: about elapsed / 30.
+    const made = h.issued();
+    assert.ok(made >= elapsed / 60 && made <= elapsed / 30 + 2, `made ${made} token requests`);
+  });
+
+  test('a 5-second lifetime is refreshed ahead, not on every call', async () => {
+    h.sandbox.store.reset();
+    h.sandbox.store.setLifetime(5);
+    const client = h.client();
+    for (let i = 0; i < 100; i++) {
+      assert.equal((await client.authedFetch('x').json<Echo>()).status, 'success');
+      h.advance(0.2);
+    }
+    assert.ok(h.issued() >= 6 && h.issued() <= 12, `made ${h.issued()} token requests over 20 s`);
+  });
+
+  test('a 401 drops the token and retries once with a fresh one, POST bodies included', async () => {
+    h.sandbox.store.reset();
+    const client = h.client({ transport: 'post' });
+    await client.getToken();
+    h.sandbox.store.reset(); // every issued token is now unknown to the service
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('model=a.stl'));
+        controller.close();
+      },
+    });
+    const echo = await client.authedFetch
+      .post('slice', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      .json<Echo>();
+    assert.equal(echo.token_via, 'post');
+    assert.equal(h.issued(), 1);
+  });
+
+  test('a second 401 is an UNAUTHORIZED error, not a loop', async () => {
+    h.sandbox.store.reset();
+    const client = h.client();
+    // A predict-scoped token sent to the slicing service is refused every time.
+    const scope = `service_id=${h.sandbox.env.SLICER_PREDICT_SERVICE_ID}` as const;
+    await assert.rejects(client.authedFetch(`${h.sandbox.env.SLICER_BASE_URL}/x`, { scope }), { code: ErrorCode.UNAUTHORIZED });
+    assert.equal(h.issued(h.sandbox.env.SLICER_PREDICT_SERVICE_ID), 2, 'one fresh token, then stop');
+  });
+
+  test('a missing base URL for a relative path is a configuration error', async () => {
+    const client = h.client({ env: { ...h.sandbox.env, SLICER_PREDICT_BASE_URL: undefined } });
+    assert.throws(() => client.authedFetch('x', { scope: 'predict' }), (error: unknown) => {
+      assert.ok(isAuthError(error) && error.code === ErrorCode.CONFIG_INVALID);
+      assert.match(error.message, /SLICER_PREDICT_BASE_URL/);
+      return true;
+    });
+  });
+});
+
+describe('a service answering 403 or slowly', () => {
+  let server: Listening;
+  let seen = 0;
+  before(async () => {
+    const app = new Hono();
+    app.all('/forbidden', (c) => {
+      seen++;
+      return c.json({ status: 'access_error', reason: 'forbidden' }, 403);
+    });
+    app.all('/slow', async (c) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return c.json({});
+    });
+    app.all('/boom', (c) => c.json({ status: 'internal_error' }, 500));
+    server = await listen(app.fetch);
+  });
+  after(() => server.close());
+
+  test('a 403 is not a reason to refresh', async () => {
+    h.sandbox.store.reset();
+    const client = h.client({ baseUrl: server.origin });
+    await assert.rejects(client.authedFetch.post('forbidden'), (error: unknown) => error instanceof HTTPError && error.response.status === 403);
+    assert.equal(seen, 1);
+    assert.equal(h.issued(), 1);
+  });
+
+  test('errors from the service path hold no token', async () => {
+    const client = h.client({ baseUrl: server.origin });
+    const token = await client.getToken();
+    const { inspect } = await import('node:util');
+    for (const call of [() => client.authedFetch('slow', { timeout: 50, retry: 0 }), () => client.authedFetch.post('boom')]) {
+      const error = await call().then(
+        () => assert.fail('expected an error'),
+        (e: unknown) => e,
+      );
+      const shown = inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true }) + JSON.stringify(error);
+      assert.ok(!shown.includes(token), 'the token leaked into the error');
+    }
+  });
+});

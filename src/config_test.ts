@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { createAuthClient } from './client.ts';
+import { parseConfig, resolveScope } from './config.ts';
+import { readEnv } from './env.ts';
+import { ConfigError, ErrorCode } from './errors.ts';
+
+const base = {
+  SLICER_AUTH_URL: 'https://auth.example.com/',
+  SLICER_BASE_URL: 'https://slicer.example.com/api',
+  SLICER_USERNAME: 'bot',
+  SLICER_PASSWORD: 'secret-pw',
+  SLICER_SERVICE_ID: 'slicer-1',
+};
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.equal(error.code, ErrorCode.CONFIG_INVALID);
+    return error;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  test('one error lists every missing or malformed variable', () => {
+    const error = configError(() =>
+      parseConfig({ SLICER_AUTH_URL: 'ftp://x', SLICER_TOKEN_TRANSPORT: 'smoke', SLICER_REFRESH_MARGIN_SECONDS: 'soon', SLICER_BASE_URL: 'nope' }),
+    );
+    assert.deepEqual(
+      error.issues.map((i) => i.key),
+      ['SLICER_AUTH_URL', 'SLICER_BASE_URL', 'SLICER_SERVICE_ID', 'SLICER_TOKEN_TRANSPORT', 'SLICER_REFRESH_MARGIN_SECONDS'],
+    );
+    assert.match(error.message, /SLICER_TOKEN_TRANSPORT: expected "header" or "post"/);
+  });
+
+  test('credentials are needed only when no permanent token covers the scope', () => {
+    const noCredentials = parseConfig({ SLICER_SERVICE_ID: 's', SLICER_TOKEN: 'perm', SLICER_PREDICT_SERVICE_ID: 'p' });
+    assert.equal(resolveScope(noCredentials, 'slicer').permanentToken?.reveal(), 'perm');
+    const error = configError(() => resolveScope(noCredentials, 'predict'));
+    assert.deepEqual(
+      error.issues.map((i) => i.key),
+      ['SLICER_AUTH_URL', 'SLICER_USERNAME', 'SLICER_PASSWORD'],
+    );
+    assert.deepEqual(configError(() => resolveScope(parseConfig({ SLICER_SERVICE_ID: 's' }), 'predict')).issues[0]?.key, 'SLICER_PREDICT_SERVICE_ID');
+  });
+
+  test('scopes: short names, full strings, and garbage', () => {
+    const config = parseConfig({ ...base, SLICER_PREDICT_SERVICE_ID: 'pred-1', SLICER_PREDICT_BASE_URL: 'https://p.example.com' });
+    assert.equal(resolveScope(config).scope, 'service_id=slicer-1');
+    assert.equal(resolveScope(config, 'predict').scope, 'service_id=pred-1');
+    assert.equal(resolveScope(config, 'service_id=pred-1').baseUrl, 'https://p.example.com');
+    assert.equal(config.authUrl, 'https://auth.example.com', 'trailing slash dropped');
+    configError(() => resolveScope(config, 'service_id=a b'));
+  });
+
+  test('the password is refused over plain http to a non-loopback host unless opted in', () => {
+    assert.throws(() => parseConfig({ ...base, SLICER_AUTH_URL: 'http://auth.example.com' }), { code: ErrorCode.INSECURE_AUTH_URL });
+    assert.ok(parseConfig({ ...base, SLICER_AUTH_URL: 'http://auth.example.com', SLICER_ALLOW_INSECURE_HTTP: '1' }));
+    assert.ok(parseConfig({ ...base, SLICER_AUTH_URL: 'http://127.0.0.2:8080' }));
+    assert.ok(parseConfig({ ...base, SLICER_AUTH_URL: 'http://[::1]:8080' }));
+    assert.ok(parseConfig({ ...base, SLICER_AUTH_URL: 'http://localhost:8080' }));
+  });
+
+  test('.env is read, and the real environment wins', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slicer-env-'));
+    const file = join(dir, '.env');
+    writeFileSync(file, 'SLICER_SERVICE_ID=from-file\nSLICER_USERNAME=file-user\nUNRELATED=1\n');
+    const values = readEnv({ env: { SLICER_USERNAME: 'real-user' }, envFile: file });
+    assert.deepEqual(values, { SLICER_SERVICE_ID: 'from-file', SLICER_USERNAME: 'real-user' });
+    assert.deepEqual(readEnv({ env: {}, envFile: join(dir, 'missing.env') }), {});
+  });
+
+  test('options override variables, and a bad client is never half-built', () => {
+    const client = createAuthClient({ env: base, envFile: false, serviceId: 'other', transport: 'post' });
+    assert.ok(client);
+    configError(() => createAuthClient({ env: {}, envFile: false }));
+  });
+});

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { inspect } from 'node:util';
+import { ErrorCode, isAuthError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import type { Fault } from './sandbox/store.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+beforeEach(() => h.sandbox.store.reset());
+
+const fault = (f: Partial<Fault>) => h.sandbox.store.addFault({ times: 1, ...f });
+const json = (body: unknown) => ({ status: 200, body: JSON.stringify(body) });
+const scope = () => `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
+
+async function failure(options: Parameters<Harness['client']>[0] = {}) {
+  return h.client({ tokenRetries: 1, ...options }).getToken().then(
+    () => assert.fail('expected getToken to fail'),
+    (error: unknown) => {
+      assert.ok(isAuthError(error), `not an AuthError: ${String(error)}`);
+      return error;
+    },
+  );
+}
+
+describe('token endpoint (contract 4.1)', () => {
+  test('a valid grant gives a token with the server lifetime', async () => {
+    h.sandbox.store.setLifetime(120);
+    const client = h.client();
+    const token = await client.getToken();
+    assert.ok(token.length >= 43);
+    h.advance(100);
+    assert.notEqual(await client.getToken(), token, '120 s token refreshed within its last 60 s: the lifetime was not assumed to be 3600');
+  });
+
+  test('a 500 is retried and then succeeds', async () => {
+    fault({ status: 500, body: '{}' });
+    assert.ok(await h.client().getToken());
+  });
+
+  test('a persistent 500 is TOKEN_ENDPOINT_UNAVAILABLE after bounded retries', async () => {
+    fault({ status: 500, body: 'oops', times: 5 });
+    const error = await failure();
+    assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
+    assert.match(error.message, /500/);
+  });
+
+  test('a 503 with Retry-After is honoured', async () => {
+    fault({ status: 503, body: '', headers: { 'retry-after': '1' } });
+    const started = performance.now();
+    assert.ok(await h.client().getToken());
+    assert.ok(performance.now() - started >= 950, 'waited for Retry-After');
+  });
+
+  test('a timeout is retried, then TOKEN_ENDPOINT_UNAVAILABLE', async () => {
+    fault({ delayMs: 400, times: 2 });
+    const error = await failure({ tokenTimeoutMs: 100 });
+    assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
+    assert.match(error.message, /no answer within 100 ms/);
+  });
+
+  test('an unreachable endpoint is TOKEN_ENDPOINT_UNAVAILABLE', async () => {
+    const error = await failure({ authUrl: 'http://127.0.0.1:9', tokenRetries: 0 });
+    assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
+  });
+
+  test('an HTML page is TOKEN_RESPONSE_INVALID naming HTML', async () => {
+    fault({ status: 200, body: '<!doctype html><title>Login</title>', contentType: 'text/html' });
+    const error = await failure();
+    assert.equal(error.code, ErrorCode.TOKEN_RESPONSE_INVALID);
+    assert.match(error.message, /HTML page.*text\/html/);
+  });
+
+  test('malformed JSON is TOKEN_RESPONSE_INVALID', async () => {
+    fault({ status: 200, body: '{"token_type": "Bearer", ' });
+    const error = await failure();
+    assert.equal(error.code, ErrorCode.TOKEN_RESPONSE_INVALID);
+    assert.match(error.message, /not JSON/);
+  });
+
+  test('wrong token_type, missing fields and bad expires_in name the fields', async () => {
+    fault(json({ token_type: 'MAC', scope: scope(), access_token: 'abc', expires_in: '3600' }));
+    assert.deepEqual(((await failure()) as TokenResponseError).paths, ['token_type']);
+    fault(json({ token_type: 'Bearer', scope: scope() }));
+    assert.deepEqual(((await failure()) as TokenResponseError).paths, ['access_token', 'expires_in']);
+    fault(json({ token_type: 'bearer', scope: scope(), access_token: 'abc', expires_in: 'soon' }));
+    assert.deepEqual(((await failure()) as TokenResponseError).paths, ['expires_in']);
+    fault(json([1, 2]));
+    assert.equal((await failure()).code, ErrorCode.TOKEN_RESPONSE_INVALID);
+  });
+
+  test('a numeric expires_in and a lower-case bearer are accepted', async () => {
+    fault(json({ token_type: 'bearer', scope: scope(), access_token: 'abc', expires_in: 60 }));
+    assert.equal(await h.client().getToken(), 'abc');
+  });
+
+  test('a token for another scope than requested is refused', async () => {
+    h.sandbox.store.setViolations(['wrong-scope-echo']);
+    const error = await failure();
+    assert.equal(error.code, ErrorCode.TOKEN_RESPONSE_INVALID);
+    assert.deepEqual((error as TokenResponseError).paths, ['scope']);
+  });
+
+  test('invalid credentials are TOKEN_REQUEST_REJECTED with the OAuth error, not retried', async () => {
+    const error = await failure({ password: 'wrong' });
+    assert.ok(error instanceof TokenRequestRejectedError);
+    assert.equal(error.code, ErrorCode.TOKEN_REQUEST_REJECTED);
+    assert.equal(error.status, 400);
+    assert.equal(error.error, 'invalid_grant');
+    assert.equal(h.issued(), 0);
+  });
+
+  test('an unknown scope is TOKEN_REQUEST_REJECTED invalid_scope', async () => {
+    const error = await h.client().getToken('service_id=nope').catch((e: unknown) => e);
+    assert.ok(error instanceof TokenRequestRejectedError);
+    assert.equal(error.error, 'invalid_scope');
+  });
+});
+
+describe('secrets never leak', () => {
+  const password = 'pa55-w0rd-S3CRET';
+  const token = 'tok-VERY-secret-123456';
+  const shown = (error: unknown) =>
+    [inspect(error, { depth: Number.POSITIVE_INFINITY }), inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true }), JSON.stringify(error), String((error as Error).stack)].join('\n');
+
+  test('in errors from the token path', async () => {
+    h.sandbox.store.addUser('leaky', password);
+    const client = () => h.client({ username: 'leaky', password, tokenRetries: 0 });
+    const cases: Partial<Fault>[] = [
+      { status: 400, body: JSON.stringify({ error: 'invalid_grant', error_description: `bad password ${password} (${encodeURIComponent(password)})` }) },
+      json({ token_type: 'MAC', scope: scope(), access_token: token, expires_in: '3600' }),
+      json({ token_type: 'Bearer', scope: `service_id=${token}`, access_token: token, expires_in: '3600' }),
+      json({ token_type: 'Bearer', scope: scope(), access_token: token, expires_in: token }),
+      { status: 500, body: password },
+    ];
+    for (const c of cases) {
+      fault(c);
+      const error = await client().getToken().catch((e: unknown) => e);
+      assert.ok(isAuthError(error));
+      const text = shown(error);
+      assert.ok(!text.includes(password), `password leaked: ${text}`);
+      assert.ok(!text.includes(token), `token leaked: ${text}`);
+    }
+    const unreachable = await h.client({ authUrl: 'http://127.0.0.1:9', password, tokenRetries: 0 }).getToken().catch((e: unknown) => e);
+    assert.ok(!shown(unreachable).includes(password));
+  });
+
+  test('in the client object and its configuration', async () => {
+    const client = h.client({ password, token });
+    assert.ok(!inspect(client, { depth: Number.POSITIVE_INFINITY, showHidden: true }).includes(password));
+  });
+
+  test('in warnings', async () => {
+    h.sandbox.store.setLifetime(60);
+    const client = h.client({ tokenRetries: 0 });
+    const token = await client.getToken();
+    h.sandbox.store.addFault({ status: 500, body: 'x', times: 10 });
+    h.advance(40); // early in the 30 s margin: a background refresh runs, fails and is logged
+    assert.equal(await client.getToken(), token);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(h.warnings.some((w) => /Background token refresh .* failed \(TOKEN_ENDPOINT_UNAVAILABLE\)/.test(w)), h.warnings.join('\n'));
+    assert.ok(!h.warnings.join('\n').includes(h.sandbox.env.SLICER_PASSWORD));
+  });
+});
