@@ -17,7 +17,7 @@
  *
  * @module
  */
-export { getToken, authedFetch } from './src/default_client.ts';
+export { authedFetch, getToken } from './src/default_client.ts';
 export { createAuthClient } from './src/client.ts';
 export type { AuthClient, AuthClientOptions, Logger } from './src/client.ts';
 export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';

@@ -38,10 +38,7 @@ export type AuthedFetch = AuthedCall & {
  * @returns the callable with `.get`, `.post`, …
  */
 export function withMethods(call: AuthedCall): AuthedFetch {
-  const shortcut =
-    (method: string): AuthedCall =>
-    (input, options) =>
-      call(input, { ...options, method });
+  const shortcut = (method: string): AuthedCall => (input, options) => call(input, { ...options, method });
   return Object.assign((input: Input, options?: AuthedFetchOptions) => call(input, options), {
     get: shortcut('get'),
     post: shortcut('post'),

@@ -64,7 +64,11 @@ describe('tokens and requests against the sandbox', () => {
       return true;
     });
     assert.equal(h.issued(), 0);
-    await assert.rejects(client.getToken('predict'), { code: ErrorCode.CONFIG_INVALID }, 'predict has no permanent token and no credentials');
+    await assert.rejects(
+      client.getToken('predict'),
+      { code: ErrorCode.CONFIG_INVALID },
+      'predict has no permanent token and no credentials',
+    );
   });
 
   test('1,000 concurrent cold getToken calls make one token request; both scopes make two', async () => {
@@ -166,7 +170,10 @@ describe('a service answering 403 or slowly', () => {
   test('a 403 is not a reason to refresh', async () => {
     h.sandbox.store.reset();
     const client = h.client({ baseUrl: server.origin });
-    await assert.rejects(client.authedFetch.post('forbidden'), (error: unknown) => error instanceof HTTPError && error.response.status === 403);
+    await assert.rejects(
+      client.authedFetch.post('forbidden'),
+      (error: unknown) => error instanceof HTTPError && error.response.status === 403,
+    );
     assert.equal(seen, 1);
     assert.equal(h.issued(), 1);
   });

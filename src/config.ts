@@ -174,10 +174,9 @@ export function parseConfig(env: EnvValues, options: SettingsOptions = {}): Conf
     refreshMarginSeconds: out.SLICER_REFRESH_MARGIN_SECONDS,
     allowInsecureHttp: out.SLICER_ALLOW_INSECURE_HTTP as boolean,
     tokenCacheFile: out.SLICER_TOKEN_CACHE,
-    credentials:
-      out.SLICER_AUTH_URL && out.SLICER_USERNAME && out.SLICER_PASSWORD
-        ? { authUrl: out.SLICER_AUTH_URL, username: out.SLICER_USERNAME, password: out.SLICER_PASSWORD }
-        : undefined,
+    credentials: out.SLICER_AUTH_URL && out.SLICER_USERNAME && out.SLICER_PASSWORD
+      ? { authUrl: out.SLICER_AUTH_URL, username: out.SLICER_USERNAME, password: out.SLICER_PASSWORD }
+      : undefined,
   };
   if (config.authUrl && config.password && !config.allowInsecureHttp) assertSafeAuthUrl(config.authUrl);
   return config;
@@ -238,8 +237,12 @@ export function resolveScope(config: Config, input: ScopeInput | string = 'slice
   const permanentToken = predict ? config.predictToken : serviceId === config.serviceId ? config.token : undefined;
   if (serviceId !== undefined && !permanentToken) {
     if (!config.authUrl) issues.push({ key: 'SLICER_AUTH_URL', message: 'missing: set it to the authorization service URL' });
-    if (!config.username) issues.push({ key: 'SLICER_USERNAME', message: 'missing: needed for the password grant (or set a permanent token)' });
-    if (!config.password) issues.push({ key: 'SLICER_PASSWORD', message: 'missing: needed for the password grant (or set a permanent token)' });
+    if (!config.username) {
+      issues.push({ key: 'SLICER_USERNAME', message: 'missing: needed for the password grant (or set a permanent token)' });
+    }
+    if (!config.password) {
+      issues.push({ key: 'SLICER_PASSWORD', message: 'missing: needed for the password grant (or set a permanent token)' });
+    }
   }
   if (issues.length > 0 || serviceId === undefined) throw new ConfigError(issues, `use scope "${input}"`);
   return {

@@ -30,7 +30,12 @@ function configError(fn: () => unknown): ConfigError {
 describe('configuration', () => {
   test('one error lists every missing or malformed variable', () => {
     const error = configError(() =>
-      parseConfig({ SLICER_AUTH_URL: 'ftp://x', SLICER_TOKEN_TRANSPORT: 'smoke', SLICER_REFRESH_MARGIN_SECONDS: 'soon', SLICER_BASE_URL: 'nope' }),
+      parseConfig({
+        SLICER_AUTH_URL: 'ftp://x',
+        SLICER_TOKEN_TRANSPORT: 'smoke',
+        SLICER_REFRESH_MARGIN_SECONDS: 'soon',
+        SLICER_BASE_URL: 'nope',
+      })
     );
     assert.deepEqual(
       error.issues.map((i) => i.key),
@@ -47,7 +52,10 @@ describe('configuration', () => {
       error.issues.map((i) => i.key),
       ['SLICER_AUTH_URL', 'SLICER_USERNAME', 'SLICER_PASSWORD'],
     );
-    assert.deepEqual(configError(() => resolveScope(parseConfig({ SLICER_SERVICE_ID: 's' }), 'predict')).issues[0]?.key, 'SLICER_PREDICT_SERVICE_ID');
+    assert.deepEqual(
+      configError(() => resolveScope(parseConfig({ SLICER_SERVICE_ID: 's' }), 'predict')).issues[0]?.key,
+      'SLICER_PREDICT_SERVICE_ID',
+    );
   });
 
   test('scopes: short names, full strings, and garbage', () => {

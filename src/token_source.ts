@@ -8,11 +8,7 @@
  */
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import * as v from 'valibot';
-import {
-  TokenEndpointUnavailableError,
-  TokenRequestRejectedError,
-  TokenResponseError,
-} from './errors.ts';
+import { TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
 
@@ -199,4 +195,3 @@ export async function processGrantResponse(
   const lifetime = grant.expires_in * 1000;
   return { token: grant.access_token, expiresAt: sentAt + lifetime, lifetime };
 }
-

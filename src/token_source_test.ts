@@ -124,13 +124,21 @@ describe('secrets never leak', () => {
   const password = 'pa55-w0rd-S3CRET';
   const token = 'tok-VERY-secret-123456';
   const shown = (error: unknown) =>
-    [inspect(error, { depth: Number.POSITIVE_INFINITY }), inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true }), JSON.stringify(error), String((error as Error).stack)].join('\n');
+    [
+      inspect(error, { depth: Number.POSITIVE_INFINITY }),
+      inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+      JSON.stringify(error),
+      String((error as Error).stack),
+    ].join('\n');
 
   test('in errors from the token path', async () => {
     h.sandbox.store.addUser('leaky', password);
     const client = () => h.client({ username: 'leaky', password, tokenRetries: 0 });
     const cases: Partial<Fault>[] = [
-      { status: 400, body: JSON.stringify({ error: 'invalid_grant', error_description: `bad password ${password} (${encodeURIComponent(password)})` }) },
+      {
+        status: 400,
+        body: JSON.stringify({ error: 'invalid_grant', error_description: `bad password ${password} (${encodeURIComponent(password)})` }),
+      },
       json({ token_type: 'MAC', scope: scope(), access_token: token, expires_in: '3600' }),
       json({ token_type: 'Bearer', scope: `service_id=${token}`, access_token: token, expires_in: '3600' }),
       json({ token_type: 'Bearer', scope: scope(), access_token: token, expires_in: token }),

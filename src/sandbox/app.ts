@@ -40,7 +40,12 @@ export function createSandboxApp(options: SandboxAppOptions): Hono {
   const app = new Hono();
   app.use(
     secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], frameAncestors: ["'none'"] },
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        frameAncestors: ["'none'"],
+      },
     }),
   );
   app.route('/', tokenRoutes(store));
@@ -51,7 +56,8 @@ export function createSandboxApp(options: SandboxAppOptions): Hono {
   app.notFound((c) => c.json({ status: 'bad_request', reason: `No route for ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
-      return c.json({ status: error.status === 401 ? 'access_error' : 'bad_request', reason: error.message || 'Refused' }, error.status);
+      const reason = error.message || (error.status === 403 ? 'Cross-site request refused (CSRF protection)' : 'Refused');
+      return c.json({ status: error.status === 401 ? 'access_error' : 'bad_request', reason }, error.status);
     }
     console.error('[sandbox] internal error:', error);
     return c.json({ status: 'internal_error', reason: 'Internal error' }, 500);

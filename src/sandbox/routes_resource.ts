@@ -16,7 +16,10 @@ async function presentedToken(request: Request, store: Store): Promise<{ token: 
     return match?.[1] ? { token: match[1], via: 'header' } : { token: '', via: 'header' };
   }
   const type = request.headers.get('content-type')?.toLowerCase() ?? '';
-  if (store.violates('post-token-ignored') || !(type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data'))) {
+  if (
+    store.violates('post-token-ignored') ||
+    !(type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data'))
+  ) {
     return undefined;
   }
   const form = await request.formData().catch(() => undefined);

@@ -26,7 +26,10 @@ const SettingsSchema = v.strictObject({
 });
 
 const ClockSchema = v.strictObject({ advanceSeconds: v.pipe(v.number(), v.minValue(0)) });
-const UserSchema = v.strictObject({ username: v.optional(v.pipe(v.string(), v.nonEmpty())), password: v.optional(v.pipe(v.string(), v.nonEmpty())) });
+const UserSchema = v.strictObject({
+  username: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  password: v.optional(v.pipe(v.string(), v.nonEmpty())),
+});
 
 async function body<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
   const json: unknown = await request.json().catch(() => undefined);

@@ -36,8 +36,9 @@ export function tokenRoutes(store: Store): Hono {
     return c.json(answer.body, answer.status);
   });
 
-  app.all('/oauth2/token/', (c) =>
-    c.json({ error: 'invalid_request', error_description: 'Use POST with a form-encoded body' }, 405, { allow: 'POST' }),
+  app.all(
+    '/oauth2/token/',
+    (c) => c.json({ error: 'invalid_request', error_description: 'Use POST with a form-encoded body' }, 405, { allow: 'POST' }),
   );
   return app;
 }
@@ -55,7 +56,11 @@ async function readFields(request: Request, store: Store): Promise<Record<string
 async function grant(store: Store, request: Request) {
   const fields = await readFields(request, store);
   if (!fields) {
-    return oauthError(400, 'invalid_request', `The body must be ${FORM} (contract 4.1), not "${request.headers.get('content-type') ?? 'none'}"`);
+    return oauthError(
+      400,
+      'invalid_request',
+      `The body must be ${FORM} (contract 4.1), not "${request.headers.get('content-type') ?? 'none'}"`,
+    );
   }
   for (const name of ['grant_type', 'username', 'password', 'scope']) {
     if (typeof fields[name] !== 'string' || fields[name] === '') {

@@ -5,7 +5,7 @@
  * Sec-Fetch-Site) on form posts, and the script's calls must be JSON (a
  * cross-site page cannot send that without a CORS preflight).
  */
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';

@@ -64,7 +64,11 @@ describe('token endpoint (contract 4.1)', () => {
 
   test('a JSON or other body is refused with a clear JSON error', async () => {
     for (const type of ['application/json', 'text/plain', 'multipart/form-data; boundary=x']) {
-      const response = await fetch(`${sb.env.SLICER_AUTH_URL}/oauth2/token/`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(good()) });
+      const response = await fetch(`${sb.env.SLICER_AUTH_URL}/oauth2/token/`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: JSON.stringify(good()),
+      });
       assert.equal(response.status, 400);
       const body = (await response.json()) as { error: string; error_description: string };
       assert.equal(body.error, 'invalid_request');
@@ -85,7 +89,10 @@ describe('token endpoint (contract 4.1)', () => {
 
 describe('resource services (contract 5.1, 5.2)', () => {
   const call = (service: 'slicer' | 'predict', init: RequestInit = {}) =>
-    fetch(`${sb.env.SLICER_AUTH_URL}/${service}/jobs`, init).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string> }));
+    fetch(`${sb.env.SLICER_AUTH_URL}/${service}/jobs`, init).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as Record<string, string>,
+    }));
 
   test('accepts the header and the post argument, form and multipart', async () => {
     const t = await token();
@@ -119,7 +126,10 @@ describe('resource services (contract 5.1, 5.2)', () => {
   test('a token works only for its own service; cookies are ignored', async () => {
     const t = await token();
     assert.equal((await call('predict', { headers: { authorization: `Bearer ${t}` } })).status, 401);
-    assert.equal((await call('predict', { headers: { authorization: `Bearer ${await token(sb.env.SLICER_PREDICT_SERVICE_ID)}` } })).status, 200);
+    assert.equal(
+      (await call('predict', { headers: { authorization: `Bearer ${await token(sb.env.SLICER_PREDICT_SERVICE_ID)}` } })).status,
+      200,
+    );
     assert.equal((await call('slicer', { headers: { cookie: `token=${t}; sandbox_session=${t}` } })).status, 401);
   });
 
@@ -137,7 +147,11 @@ describe('test controls', () => {
     const plain = await startSandbox();
     try {
       for (const path of ['/__test/stats', '/__test/reset', '/__test/clock']) {
-        const response = await fetch(`${plain.env.SLICER_AUTH_URL}${path}`, { method: path === '/__test/stats' ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: path === '/__test/stats' ? null : '{"advanceSeconds": 9999}' });
+        const response = await fetch(`${plain.env.SLICER_AUTH_URL}${path}`, {
+          method: path === '/__test/stats' ? 'GET' : 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: path === '/__test/stats' ? null : '{"advanceSeconds": 9999}',
+        });
         assert.equal(response.status, 404, path);
       }
       assert.equal(plain.clock.offset(), 0);
@@ -148,7 +162,11 @@ describe('test controls', () => {
 
   test('advance the clock, count tokens, inject faults, reset', async () => {
     const control = (path: string, body?: unknown) =>
-      fetch(`${sb.env.SLICER_AUTH_URL}/__test/${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+      fetch(`${sb.env.SLICER_AUTH_URL}/__test/${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, unknown>>);
     await token();
     assert.deepEqual((await control('stats')).issued, { [sb.env.SLICER_SERVICE_ID]: 1 });
     assert.equal((await control('clock', { advanceSeconds: 10 })).offsetSeconds, 10);
@@ -156,7 +174,11 @@ describe('test controls', () => {
     const faulty = await grant(good());
     assert.deepEqual([faulty.status, faulty.headers.get('retry-after')], [503, '2']);
     assert.equal((await grant(good())).status, 200);
-    const bad = await fetch(`${sb.env.SLICER_AUTH_URL}/__test/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"status": "x"}' });
+    const bad = await fetch(`${sb.env.SLICER_AUTH_URL}/__test/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"status": "x"}',
+    });
     assert.equal(bad.status, 400);
     await control('reset', {});
     assert.deepEqual((await control('stats')).issued, {});

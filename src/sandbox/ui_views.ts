@@ -19,17 +19,26 @@ const when = (at: number) => new Date(at).toISOString().replace('T', ' ').slice(
  * @returns the page
  */
 export function page(title: string, user: string | undefined, body: Html): Html {
-  return html`<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Sandbox authorization service</title><link rel="stylesheet" href="/static/ui.css"></head>
-<body>
-<header class="app"><span class="brand">Sandbox authorization service</span>
-${user ? html`<form method="post" action="/logout"><span class="muted">${user}</span> <button type="submit">Log out</button></form>` : ''}
-</header>
-${body}
-<script src="/static/ui.js" defer></script>
-</body></html>`;
+  return html`
+    <!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>${title} · Sandbox authorization service</title>
+        <link rel="stylesheet" href="/static/ui.css">
+      </head>
+      <body>
+    <header class="app"><span class="brand">Sandbox authorization service</span>
+    ${user
+      ? html`<form method="post" action="/logout"><span class="muted">${user}</span> <button type="submit">Log out</button></form>`
+      : ''}
+    </header>
+    ${body}
+    <script src="/static/ui.js" defer></script>
+      </body>
+    </html>
+  `;
 }
 
 /**
@@ -40,15 +49,21 @@ ${body}
  * @returns the page body
  */
 export function loginView(next: string, error?: string): Html {
-  return html`<main><div class="card login">
-<h1>Sign in</h1><p class="muted">Use your account to manage tokens.</p>
-<form method="post" action="/login">
-<input type="hidden" name="next" value="${next}">
-<label for="username">Username</label><input id="username" name="username" type="text" autocomplete="username" required>
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<p role="alert">${error ?? ''}</p>
-<button class="primary" type="submit">Log in</button>
-</form></div></main>`;
+  return html`
+    <main>
+      <div class="card login">
+        <h1>Sign in</h1>
+        <p class="muted">Use your account to manage tokens.</p>
+        <form method="post" action="/login">
+    <input type="hidden" name="next" value="${next}">
+    <label for="username">Username</label><input id="username" name="username" type="text" autocomplete="username" required>
+    <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+    <p role="alert">${error ?? ''}</p>
+    <button class="primary" type="submit">Log in</button>
+        </form>
+      </div>
+    </main>
+  `;
 }
 
 /**
@@ -58,10 +73,15 @@ export function loginView(next: string, error?: string): Html {
  * @returns the page body
  */
 export function homeView(user: string): Html {
-  return html`<main><div class="card">
-<h1>Account</h1><p class="muted">Signed in as ${user}.</p>
-<form method="get" action="/security"><button class="primary" type="submit">Tokens and sessions</button></form>
-</div></main>`;
+  return html`
+    <main>
+      <div class="card">
+        <h1>Account</h1>
+        <p class="muted">Signed in as ${user}.</p>
+        <form method="get" action="/security"><button class="primary" type="submit">Tokens and sessions</button></form>
+      </div>
+    </main>
+  `;
 }
 
 /**
@@ -73,13 +93,21 @@ export function homeView(user: string): Html {
 export function topNav(current: 'overview' | 'tokens' | 'sessions'): Html {
   const link = (href: string, label: string, key: typeof current) =>
     html`<a href="${href}" ${current === key ? html`aria-current="page"` : ''}>${label}</a>`;
-  return html`<nav class="top" aria-label="Top navigation">${link('/security/tokens', 'TOKENS', 'tokens')}${link('/security/sessions', 'SESSIONS', 'sessions')}</nav>`;
+  return html`<nav class="top" aria-label="Top navigation">${link('/security/tokens', 'TOKENS', 'tokens')}${
+    link('/security/sessions', 'SESSIONS', 'sessions')
+  }</nav>`;
 }
 
 /** @returns the section's overview body */
 export function securityView(): Html {
-  return html`${topNav('overview')}<main><div class="card"><h1>Tokens and sessions</h1>
-<p class="muted">Choose TOKENS to manage permanent tokens, or SESSIONS for your browser sessions and temporary tokens.</p></div></main>`;
+  return html`
+    ${topNav('overview')}<main>
+      <div class="card">
+        <h1>Tokens and sessions</h1>
+        <p class="muted">Choose TOKENS to manage permanent tokens, or SESSIONS for your browser sessions and temporary tokens.</p>
+      </div>
+    </main>
+  `;
 }
 
 function revokeButton(url: string, confirmText: string, label = 'Revoke'): Html {
@@ -94,34 +122,60 @@ function revokeButton(url: string, confirmText: string, label = 'Revoke'): Html 
  */
 export function tokensView(tokens: readonly TokenRecord[]): Html {
   const rows = tokens.map(
-    (t) => html`<tr data-token-id="${t.id}">
-<td class="name">${t.name}</td><td>${t.serviceIds.join(', ')}</td><td>${when(t.createdAt)}</td>
-<td>${t.revokedAt === undefined ? html`<span class="badge active">Active</span>` : html`<span class="badge revoked">Revoked</span>`}</td>
-<td>${t.revokedAt === undefined ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`) : ''}</td></tr>`,
+    (t) =>
+      html`
+        <tr data-token-id="${t.id}">
+          <td class="name">${t.name}</td>
+          <td>${t.serviceIds.join(', ')}</td>
+          <td>${when(t.createdAt)}</td>
+          <td>${t.revokedAt === undefined
+            ? html`<span class="badge active">Active</span>`
+            : html`<span class="badge revoked">Revoked</span>`}</td>
+          <td>${t.revokedAt === undefined
+            ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`)
+            : ''}</td>
+        </tr>
+      `,
   );
-  return html`${topNav('tokens')}<main><div class="card">
-<div class="toolbar"><h1>Permanent tokens</h1><button class="primary" type="button" id="new-token">New permanent token</button></div>
-${tokens.length === 0
-    ? html`<p class="empty">No permanent tokens yet.</p>`
-    : html`<table aria-label="Permanent tokens"><thead><tr><th>Name</th><th>Scopes</th><th>Created</th><th>Status</th><th><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>`}
-</div></main>
-<dialog id="new-token-dialog" aria-labelledby="new-token-title">
-<h2 id="new-token-title">New permanent token</h2>
-<div id="token-form">
-<label for="token-name">Name</label><input id="token-name" type="text" autocomplete="off">
-<div class="row"><div><label for="token-scope">Scope</label><input id="token-scope" type="text" autocomplete="off"></div>
-<button type="button" id="add-scope">Add</button></div>
-<ul class="scopes" id="scope-list" aria-label="Scopes"></ul>
-<p role="alert" id="token-error"></p>
-<div class="actions"><button type="button" id="token-cancel">Cancel</button><button class="primary" type="button" id="token-create">Create</button></div>
-</div>
-<div id="token-created" hidden>
-<p>Your new token. Copy it now: it is not shown again.</p>
-<code class="value" id="token-value" aria-label="Token value"></code>
-<p class="muted" id="copy-status" role="status"></p>
-<div class="actions"><button type="button" id="copy-token">Copy token value</button><button class="primary" type="button" id="token-done">Done</button></div>
-</div>
-</dialog>`;
+  return html`
+    ${topNav('tokens')}<main>
+      <div class="card">
+    <div class="toolbar"><h1>Permanent tokens</h1><button class="primary" type="button" id="new-token">New permanent token</button></div>
+    ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : html`
+      <table aria-label="Permanent tokens">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Scopes</th>
+            <th>Created</th>
+            <th>Status</th>
+            <th><span class="muted">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>${rows}</tbody>
+      </table>
+    `}
+      </div>
+    </main>
+    <dialog id="new-token-dialog" aria-labelledby="new-token-title">
+      <h2 id="new-token-title">New permanent token</h2>
+      <div id="token-form">
+    <label for="token-name">Name</label><input id="token-name" type="text" autocomplete="off">
+    <div class="row"><div><label for="token-scope">Scope</label><input id="token-scope" type="text" autocomplete="off"></div>
+    <button type="button" id="add-scope">Add</button></div>
+    <ul class="scopes" id="scope-list" aria-label="Scopes"></ul>
+    <p role="alert" id="token-error"></p>
+    <div class="actions"><button type="button" id="token-cancel">Cancel</button><button class="primary" type="button" id="token-create">Create</button></div>
+      </div>
+      <div id="token-created" hidden>
+        <p>Your new token. Copy it now: it is not shown again.</p>
+        <code class="value" id="token-value" aria-label="Token value"></code>
+        <p class="muted" id="copy-status" role="status"></p>
+        <div
+          class="actions"><button type="button" id="copy-token">Copy token value</button><button class="primary" type="button" id="token-done">Done</button></div>
+      </div>
+    </dialog>
+  `;
 }
 
 /**
@@ -133,21 +187,62 @@ ${tokens.length === 0
  * @returns the page body
  */
 export function sessionsView(sessions: readonly Session[], current: string, temporary: readonly TokenRecord[]): Html {
-  return html`${topNav('sessions')}<main><div class="card">
-<h1>Browser sessions</h1>
-<table aria-label="Browser sessions"><thead><tr><th>Browser</th><th>Since</th><th></th></tr></thead><tbody>
-${sessions.map(
-    (s) => html`<tr><td>${s.userAgent || 'unknown'}${s.id === current ? html` <span class="badge active">This browser</span>` : ''}</td><td>${when(s.createdAt)}</td>
-<td>${revokeButton(`/security/sessions/${s.id}/revoke`, 'End this session?')}</td></tr>`,
-  )}
-</tbody></table></div>
-<div class="card" style="margin-top:20px"><h2>Active temporary tokens</h2>
-${temporary.length === 0
-    ? html`<p class="empty">No active temporary tokens.</p>`
-    : html`<table aria-label="Temporary tokens"><thead><tr><th>Scope</th><th>Issued</th><th>Expires</th><th></th></tr></thead><tbody>
-${temporary.map(
-        (t) => html`<tr><td>service_id=${t.serviceIds.join(', ')}</td><td>${when(t.createdAt)}</td><td>${when(t.expiresAt ?? 0)}</td>
-<td>${revokeButton(`/security/tokens/${t.id}/revoke`, 'Revoke this temporary token?')}</td></tr>`,
-      )}</tbody></table>`}
-</div></main>`;
+  return html`
+    ${topNav('sessions')}<main>
+      <div class="card">
+        <h1>Browser sessions</h1>
+        <table aria-label="Browser sessions">
+          <thead>
+            <tr>
+              <th>Browser</th>
+              <th>Since</th>
+              <th></th>
+            </tr>
+          </thead>
+          <tbody>
+    ${sessions.map(
+      (s) =>
+        html`
+          <tr>
+            <td>${s.userAgent || 'unknown'}${s.id === current
+              ? html`
+                <span class="badge active">This browser</span>
+              `
+              : ''}</td>
+            <td>${when(s.createdAt)}</td>
+            <td>${revokeButton(`/security/sessions/${s.id}/revoke`, 'End this session?')}</td>
+          </tr>
+        `,
+    )}
+          </tbody>
+        </table>
+      </div>
+      <div class="card" style="margin-top:20px"><h2>Active temporary tokens</h2>
+    ${temporary.length === 0 ? html`<p class="empty">No active temporary tokens.</p>` : html`
+      <table aria-label="Temporary tokens">
+        <thead>
+          <tr>
+            <th>Scope</th>
+            <th>Issued</th>
+            <th>Expires</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+      ${temporary.map(
+        (t) =>
+          html`
+            <tr>
+              <td>service_id=${t.serviceIds.join(', ')}</td>
+              <td>${when(t.createdAt)}</td>
+              <td>${when(t.expiresAt ?? 0)}</td>
+              <td>${revokeButton(`/security/tokens/${t.id}/revoke`, 'Revoke this temporary token?')}</td>
+            </tr>
+          `,
+      )}</tbody>
+      </table>
+    `}
+      </div>
+    </main>
+  `;
 }

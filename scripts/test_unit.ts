@@ -1,0 +1,29 @@
+/**
+ * Runs every `*_test.ts` under `src/` with node's test runner (through tsx),
+ * listing the files explicitly: `tsx --test <dir>` finds none on Node 20 and
+ * still exits 0. Fails when no test ran.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import process from 'node:process';
+
+const files = (readdirSync('src', { recursive: true }) as string[])
+  .filter((file) => file.endsWith('_test.ts'))
+  .map((file) => join('src', file))
+  .sort();
+if (files.length === 0) {
+  console.error('No *_test.ts files found under src/');
+  process.exit(1);
+}
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...process.argv.slice(2), ...files], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
+process.stdout.write(run.stdout);
+const passed = Number(/ℹ pass (\d+)/.exec(run.stdout)?.[1] ?? 0);
+if (run.status === 0 && passed === 0) {
+  console.error('The test runner ran no test');
+  process.exit(1);
+}
+process.exit(run.status ?? 1);

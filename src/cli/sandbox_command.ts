@@ -1,0 +1,84 @@
+/**
+ * `slicer-auth sandbox [--port N] [--test-mode]`: runs the sandbox until
+ * Ctrl-C / SIGTERM and prints the `.env` lines that point at it.
+ */
+import process from 'node:process';
+import { parseArgs } from 'node:util';
+import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox } from '../sandbox/mod.ts';
+import { type Io, UsageError } from './usage.ts';
+
+/** Help text of the command. */
+export const SANDBOX_HELP = `Usage: slicer-auth sandbox [--port N] [--test-mode]
+
+Starts the local sandbox (authorization service, permanent-token UI, slicing and
+prediction services) on 127.0.0.1 and prints the .env lines that point at it.
+Stops on Ctrl-C or SIGTERM.
+
+  --port N       port to listen on (default 8787; 0 picks a free one)
+  --test-mode    also mount the test controls at /__test (clock, faults, reset)
+
+SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_PREDICT_SERVICE_ID
+in the environment override the seeded user and service ids.`;
+
+/**
+ * Sandbox options from the environment: only the real environment, never
+ * `.env`, which may hold a live account's password.
+ *
+ * @param env the process environment
+ * @returns options overriding the seeded user and service ids
+ */
+export function sandboxOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): SandboxOptions {
+  return {
+    username: env.SLICER_USERNAME || undefined,
+    password: env.SLICER_PASSWORD || undefined,
+    serviceId: env.SLICER_SERVICE_ID || undefined,
+    predictServiceId: env.SLICER_PREDICT_SERVICE_ID || undefined,
+  };
+}
+
+/**
+ * The `.env` lines of a running sandbox. A password that is not the sandbox
+ * default is not echoed.
+ *
+ * @param sandbox the running sandbox
+ * @returns one `KEY=value` line per variable
+ */
+export function envLines(sandbox: Sandbox): string[] {
+  return Object.entries(sandbox.env).map(([key, value]) =>
+    key === 'SLICER_PASSWORD' && value !== SANDBOX_DEFAULTS.password ? `${key}=<the password you set>` : `${key}=${value}`
+  );
+}
+
+/**
+ * Runs the command until a stop signal.
+ *
+ * @param args the arguments after `sandbox`
+ * @param io output streams
+ * @returns the exit code, once stopped
+ */
+export async function sandboxCommand(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string' }, 'test-mode': { type: 'boolean' }, help: { type: 'boolean' } },
+    strict: true,
+  });
+  if (values.help) {
+    io.out(SANDBOX_HELP);
+    return 0;
+  }
+  const port = Number(values.port ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
+  const sandbox = await startSandbox({ ...sandboxOptionsFromEnv(process.env), port, testMode: values['test-mode'] ?? false });
+  io.out(`Sandbox listening on ${sandbox.env.SLICER_AUTH_URL}${sandbox.testMode ? ' (test mode: /__test controls on)' : ''}`);
+  io.out(`UI: ${sandbox.env.SLICER_AUTH_URL}/  — log in as ${sandbox.env.SLICER_USERNAME}`);
+  io.out('\nPaste into .env to point the module and the contract suite at it:\n');
+  for (const line of envLines(sandbox)) io.out(line);
+  io.out('\nPress Ctrl-C to stop.');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await sandbox.close();
+  io.out('Sandbox stopped.');
+  return 0;
+}

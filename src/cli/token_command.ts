@@ -1,0 +1,36 @@
+/**
+ * `slicer-auth token [--scope slicer|predict] [--json]`: prints a token.
+ */
+import { parseArgs } from 'node:util';
+import { createAuthClient } from '../client.ts';
+import { type Io, UsageError } from './usage.ts';
+
+/** Help text of the command. */
+export const TOKEN_HELP = `Usage: slicer-auth token [--scope slicer|predict|service_id=<id>] [--json] [--min-validity SECONDS]
+
+Prints an access token on standard output, e.g.
+  curl -H "Authorization: Bearer $(npx tsx src/cli.ts token)" "$SLICER_BASE_URL/..."
+
+  --scope S            which service (default slicer)
+  --json               print {"access_token", "scope"} as JSON
+  --min-validity N     the token must be valid at least N more seconds`;
+
+/**
+ * Prints a token for a scope.
+ *
+ * @param args the arguments after `token`
+ * @param io output streams
+ * @returns the exit code
+ */
+export async function tokenCommand(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { scope: { type: 'string', default: 'slicer' }, json: { type: 'boolean' }, 'min-validity': { type: 'string' } },
+    strict: true,
+  });
+  const minValidity = values['min-validity'] === undefined ? undefined : Number(values['min-validity']);
+  if (minValidity !== undefined && !(minValidity >= 0)) throw new UsageError('--min-validity takes a number of seconds');
+  const token = await createAuthClient().getToken(values.scope, { minValidity });
+  io.out(values.json ? JSON.stringify({ access_token: token, scope: values.scope }) : token);
+  return 0;
+}

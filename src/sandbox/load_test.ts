@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+
+test('200 concurrent clients get tokens and call both services; expired tokens are purged', async () => {
+  const rounds = 3;
+  const stored: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const results = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const client = h.client();
+        const [slicer, predict] = await Promise.all([
+          client.authedFetch.post('load', { json: { round } }).json<{ status: string }>(),
+          client.authedFetch('load', { scope: 'predict' }).json<{ status: string }>(),
+        ]);
+        return [slicer.status, predict.status];
+      }),
+    );
+    assert.ok(results.flat().every((status) => status === 'success'));
+    stored.push(h.sandbox.store.stats().tokensStored);
+    h.advance(3601); // every token of this round expires
+  }
+  assert.equal(h.issued() + h.issued(h.sandbox.env.SLICER_PREDICT_SERVICE_ID), rounds * 400);
+  // Each round stores its 400 tokens; the expired ones of the round before are purged.
+  assert.ok(stored.every((n) => n <= 400), `tokens stored per round: ${stored.join(', ')}`);
+});
