@@ -1,0 +1,47 @@
+/**
+ * Contract 5.1: every request authenticates on its own, with the token in the
+ * Authorization header or as the `token` post argument.
+ */
+import { clause, expect, refused, test } from '../fixtures.ts';
+
+test('5.1 rule 2: the Authorization Bearer header is accepted', clause('5.1 rule 2'), async ({ api }) => {
+  const answer = await api.call('slicer', { header: await api.issue() });
+  expect(refused(answer), `a valid token in the header was refused (${answer.status})`).toBe(false);
+  expect(answer.status, 'no server error').toBeLessThan(500);
+});
+
+test('5.1 rule 2: the token post argument is accepted', clause('5.1 rule 2'), async ({ api }) => {
+  const answer = await api.call('slicer', { post: await api.issue() });
+  expect(refused(answer), `a valid token as post argument was refused (${answer.status})`).toBe(false);
+  expect(answer.status, 'no server error').toBeLessThan(500);
+});
+
+test('5.1 rule 2: a request without a token is refused', clause('5.1 rule 2'), async ({ api }) => {
+  expect(refused(await api.call('slicer', undefined))).toBe(true);
+});
+
+for (
+  const [what, value] of [
+    ['Bearer with no token', 'Bearer'],
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+    ['two words after Bearer', 'Bearer abc def'],
+  ] as const
+) {
+  test(`5.1 rule 2: a malformed Authorization header (${what}) is refused`, clause('5.1 rule 2'), async ({ api }) => {
+    expect(refused(await api.call('slicer', { rawAuthorization: value }))).toBe(true);
+  });
+}
+
+test('5.1 rule 2: an unknown token is refused, in the header and as post argument', clause('5.1 rule 2'), async ({ api }) => {
+  const unknown = `unknown-${crypto.randomUUID()}`;
+  expect(refused(await api.call('slicer', { header: unknown })), 'header').toBe(true);
+  expect(refused(await api.call('slicer', { post: unknown })), 'post argument').toBe(true);
+});
+
+test('5.1 rule 1: no session is kept between requests', clause('5.1 rule 1'), async ({ api }) => {
+  const good = await api.call('slicer', { header: await api.issue() });
+  expect(refused(good)).toBe(false);
+  // Same request context: any cookie the good request set is sent again.
+  const after = await api.call('slicer', undefined);
+  expect(refused(after), `a request without a token after a good one was accepted (${after.status}): a session was kept`).toBe(true);
+});

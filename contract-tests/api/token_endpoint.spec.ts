@@ -1,0 +1,46 @@
+/**
+ * Contract 4.1: issuing a temporary access token.
+ */
+import { clause, expect, type Service, test } from '../fixtures.ts';
+
+for (const service of ['slicer', 'predict'] as const satisfies readonly Service[]) {
+  test.describe(`4.1 token endpoint, scope ${service}`, () => {
+    test.beforeEach(({ target }) => {
+      test.skip(service === 'predict' && !target.predictServiceId, 'SLICER_PREDICT_SERVICE_ID is not set');
+    });
+
+    test(`4.1 rule 1: a valid request answers every documented field (${service})`, clause('4.1 rule 1'), async ({ api }) => {
+      const answer = await api.grant(api.goodGrant(service));
+      expect(answer.status, 'status of a valid token request').toBe(200);
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(answer.text) as Record<string, unknown>;
+      } catch {
+        throw new Error(`4.1: the response body is not JSON (content type "${answer.contentType}")`);
+      }
+      api.secret(String(body.access_token ?? ''));
+      expect(typeof body, 'the response body is a JSON object').toBe('object');
+      expect(body.token_type, '4.1 token_type').toBe('Bearer');
+      expect(body.scope, '4.1 scope: the requested scope is echoed').toBe(api.scope(service));
+      expect(typeof body.access_token === 'string' && body.access_token.length > 0, '4.1 access_token is a non-empty string').toBe(true);
+      expect(
+        typeof body.expires_in,
+        `4.1 expires_in drifted from the documented type: documented as a string holding seconds ("3600"), got a JSON ${typeof body
+          .expires_in}`,
+      ).toBe('string');
+      expect(body.expires_in, '4.1 expires_in: 3600 seconds').toBe('3600');
+    });
+
+    test(`4.1 rule 1: each call answers a new access_token (${service})`, clause('4.1 rule 1'), async ({ api }) => {
+      const first = await api.issue(service);
+      const second = await api.issue(service);
+      expect(first === second, '4.1: two requests gave the same access_token').toBe(false);
+    });
+  });
+}
+
+test('4.1 rule 2: the form-encoded body with an explicit Content-Type is accepted', clause('4.1 rule 2'), async ({ api }) => {
+  const answer = await api.grant(api.goodGrant());
+  expect(answer.status, 'a form-encoded request with Content-Type application/x-www-form-urlencoded').toBe(200);
+  expect(answer.contentType, 'the answer is JSON').toContain('json');
+});

@@ -1,0 +1,55 @@
+/**
+ * The contract suite. `npm run contract` runs it against SLICER_AUTH_URL when
+ * set (environment or .env), else against the embedded sandbox, which the
+ * global setup starts in test mode.
+ *
+ * Projects: `api` (no browser), `setup` (browser login once), `ui` (Chromium,
+ * 5.3), `clock` (tests that move the sandbox clock, run last and alone).
+ */
+import process from 'node:process';
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
+import { REPORTS, STORAGE_STATE } from './paths.ts';
+import { liveConfigured } from './target.ts';
+
+const live = liveConfigured();
+const browser = {
+  browserName: 'chromium' as const,
+  launchOptions: chromiumLaunchOptions(),
+  permissions: ['clipboard-read', 'clipboard-write'],
+};
+
+export default defineConfig({
+  testDir: '.',
+  globalSetup: './global_setup.ts',
+  outputDir: `../${REPORTS}/artifacts`,
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  // One retry on live targets only: a sandbox failure is never flaky network.
+  retries: live ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: `../${REPORTS}/html`, open: 'never' }],
+    ['junit', { outputFile: `../${REPORTS}/junit.xml` }],
+    ...(process.env.SLICER_CONTRACT_JSON
+      ? [['json', { outputFile: process.env.SLICER_CONTRACT_JSON }] as ['json', { outputFile: string }]]
+      : []),
+  ],
+  use: {
+    // Traces record request headers, form bodies and typed values: the password and tokens.
+    // Off unless asked for (SLICER_CONTRACT_TRACE=retain-on-failure) on a disposable account.
+    trace: process.env.SLICER_CONTRACT_TRACE === 'retain-on-failure' ? 'retain-on-failure' : 'off',
+    // The fixtures take failure screenshots themselves, with secrets masked.
+    screenshot: 'off',
+    video: 'off',
+  },
+  projects: [
+    { name: 'api', testMatch: 'api/*.spec.ts' },
+    { name: 'setup', testMatch: 'setup/*.setup.ts', use: { ...browser, trace: 'off' } },
+    { name: 'ui', testMatch: 'ui/*.spec.ts', dependencies: ['setup'], use: { ...browser, storageState: STORAGE_STATE } },
+    { name: 'clock', testMatch: 'clock/*.spec.ts', dependencies: ['api', 'ui'], use: { ...browser, storageState: STORAGE_STATE } },
+  ],
+});

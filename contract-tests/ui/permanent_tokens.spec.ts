@@ -1,0 +1,118 @@
+/**
+ * Contract 5.3: permanent tokens in the browser UI, step by step with the
+ * documented labels and in the documented order.
+ */
+import { clause, expect, refused, test } from '../fixtures.ts';
+import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
+
+/** Revocation may take a moment on a live service; the sandbox must be immediate. */
+const revocationWait = (live: boolean) => ({ timeout: live ? 30_000 : 2_000, intervals: [250, 500, 1000] });
+
+test(
+  '5.3 creating, step 4: the list is empty for a first token',
+  clause('5.3 creating step 4', '@sandbox'),
+  async ({ browser, controls, target }) => {
+    test.skip(!controls, 'needs a fresh user (sandbox test controls)');
+    const user = await (controls as NonNullable<typeof controls>).newUser();
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    try {
+      const tokens = new TokensPage(await context.newPage(), target.authUrl, user);
+      await tokens.open();
+      await expect(tokens.tokenRows()).toHaveCount(0);
+      await expect(tokens.newToken).toBeVisible();
+    } finally {
+      await context.close();
+    }
+  },
+);
+
+test(
+  '5.3 creating, steps 1–8: create, add the scope, copy the value, Done lists it; the token works',
+  clause('5.3 creating steps 1-8'),
+  async ({ tokensPage, permanentTokens, api, page, target }) => {
+    const name = permanentTokens.name('create');
+    await tokensPage.open();
+    await tokensPage.newToken.click();
+    const dialog = tokensPage.dialog;
+    await expect(dialog.dialog, 'step 4 opens the creation dialog').toBeVisible();
+    await dialog.name.fill(name);
+    await dialog.scope.fill(target.serviceId);
+    await dialog.add.click();
+    await expect(dialog.scopes.getByText(target.serviceId, { exact: true }), 'step 6: Add puts the scope in the list').toBeVisible();
+    await dialog.create.click();
+    const value = api.secret(await dialog.readValue());
+    expect(value.length > 0, 'step 7: Create displays the token').toBe(true);
+    await dialog.copy.click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied === value, 'step 8: "Copy token value" puts exactly the displayed value on the clipboard').toBe(true);
+    await dialog.done.click();
+    await expect(tokensPage.row(name), 'step 8: after Done the token appears in the list').toBeVisible();
+
+    const header = await api.call('slicer', { header: value });
+    expect(refused(header), `5.1: the permanent token in the header was refused (${header.status})`).toBe(false);
+    const post = await api.call('slicer', { post: value });
+    expect(refused(post), `5.1: the permanent token as post argument was refused (${post.status})`).toBe(false);
+  },
+);
+
+test(
+  '5.3 revoking, steps 1–3: Revoke + OK shows it revoked and it is refused at once',
+  clause('5.3 revoking steps 1-3'),
+  async ({ tokensPage, permanentTokens, api, target }) => {
+    const name = permanentTokens.name('revoke');
+    await tokensPage.open();
+    const value = api.secret(await tokensPage.create(name, [target.serviceId]));
+    expect(refused(await api.call('slicer', { header: value })), 'the new token works before revoking').toBe(false);
+    await tokensPage.open();
+    await tokensPage.revoke(name, true);
+    expect(await tokensPage.isRevoked(name), 'step 3: shown as revoked').toBe(true);
+    await tokensPage.page.reload();
+    await expect(tokensPage.row(name).getByText('Revoked', { exact: true }), 'a revoked token stays listed as revoked').toBeVisible();
+    await expect.poll(async () => refused(await api.call('slicer', { header: value })), {
+      message: 'the revoked token is refused',
+      ...revocationWait(target.live),
+    }).toBe(true);
+  },
+);
+
+test(
+  '5.3 revoking, step 2: Cancel keeps the token working',
+  clause('5.3 revoking step 2'),
+  async ({ tokensPage, permanentTokens, api, target }) => {
+    const name = permanentTokens.name('cancel');
+    await tokensPage.open();
+    const value = api.secret(await tokensPage.create(name, [target.serviceId]));
+    await tokensPage.revoke(name, false);
+    await tokensPage.page.reload();
+    expect(await tokensPage.isRevoked(name), 'Cancel must not revoke').toBe(false);
+    expect(refused(await api.call('slicer', { header: value })), 'the token still works after Cancel').toBe(false);
+  },
+);
+
+test(
+  '5.3 creating, step 7: an incorrect scope creates nothing',
+  clause('5.3 creating step 7'),
+  async ({ tokensPage, permanentTokens, page }) => {
+    const name = permanentTokens.name('bad-scope');
+    await tokensPage.open();
+    await tokensPage.startCreating(name, [`no-such-service-${Date.now()}`]);
+    await expect(tokensPage.dialog.error, 'an incorrect scope shows a visible error').not.toBeEmpty();
+    await expect(tokensPage.dialog.value).toBeHidden();
+    await tokensPage.dialog.cancel.click();
+    await page.reload();
+    await expect(tokensPage.row(name), 'no token was created').toHaveCount(0);
+  },
+);
+
+test(
+  '5.3 creating, step 5: a name with HTML special characters is shown literally',
+  clause('5.3 creating step 5'),
+  async ({ tokensPage, permanentTokens, target }) => {
+    const name = permanentTokens.name(`<b>bold</b> & "quotes" 'single' <script>x</script>`);
+    await tokensPage.open();
+    await tokensPage.create(name, [target.serviceId]);
+    const row = tokensPage.row(name);
+    await expect(row).toHaveCount(1);
+    await expect(row.locator('b, script'), 'no markup was interpreted').toHaveCount(0);
+  },
+);
