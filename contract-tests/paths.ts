@@ -13,4 +13,4 @@ export const STORAGE_STATE = setting('SLICER_UI_STORAGE_STATE') ?? '.auth/ui-sta
 export const STORAGE_STATE_MAX_AGE_MS = 3600_000;
 
 /** Reports folder: HTML report, JUnit file, failure artifacts. */
-export const REPORTS = 'reports/contract';
+export const REPORTS = setting('SLICER_CONTRACT_REPORTS') ?? 'reports/contract';

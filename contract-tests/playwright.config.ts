@@ -4,7 +4,8 @@
  * global setup starts in test mode.
  *
  * Projects: `api` (no browser), `setup` (browser login once), `ui` (Chromium,
- * 5.3), `clock` (tests that move the sandbox clock, run last and alone).
+ * 5.3), then `clock` and `clock-ui` (tests that move the sandbox clock, run
+ * last and alone).
  */
 import process from 'node:process';
 import { defineConfig } from '@playwright/test';
@@ -34,9 +35,6 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: `../${REPORTS}/html`, open: 'never' }],
     ['junit', { outputFile: `../${REPORTS}/junit.xml` }],
-    ...(process.env.SLICER_CONTRACT_JSON
-      ? [['json', { outputFile: process.env.SLICER_CONTRACT_JSON }] as ['json', { outputFile: string }]]
-      : []),
   ],
   use: {
     // Traces record request headers, form bodies and typed values: the password and tokens.
@@ -50,6 +48,13 @@ export default defineConfig({
     { name: 'api', testMatch: 'api/*.spec.ts' },
     { name: 'setup', testMatch: 'setup/*.setup.ts', use: { ...browser, trace: 'off' } },
     { name: 'ui', testMatch: 'ui/*.spec.ts', dependencies: ['setup'], use: { ...browser, storageState: STORAGE_STATE } },
-    { name: 'clock', testMatch: 'clock/*.spec.ts', dependencies: ['api', 'ui'], use: { ...browser, storageState: STORAGE_STATE } },
+    // Tests that move the sandbox clock run last, one project after the other, so they expire no other test's token.
+    { name: 'clock', testMatch: 'clock/validity.spec.ts', dependencies: ['api', 'ui'] },
+    {
+      name: 'clock-ui',
+      testMatch: 'clock/permanent_validity.spec.ts',
+      dependencies: ['clock'],
+      use: { ...browser, storageState: STORAGE_STATE },
+    },
   ],
 });

@@ -3,12 +3,10 @@
  * token until it is revoked. On the sandbox the clock is advanced; on a live
  * service the temporary-token check really waits and is opt-in (`@slow`,
  * SLICER_CONTRACT_SLOW=1). These tests move the sandbox clock, so they run
- * alone, after the other projects, one after the other.
+ * alone, after the other projects (project `clock`).
  */
 import process from 'node:process';
 import { clause, expect, refused, test } from '../fixtures.ts';
-
-test.describe.configure({ mode: 'serial' });
 
 test(
   '5.2/8: a temporary token is accepted at 3599 s and refused after 3600 s (sandbox clock)',
@@ -36,18 +34,5 @@ test(
     expect(refused(await api.call('slicer', { header: token })), 'refused before 3600 s').toBe(false);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, issuedAt + 3660_000 - Date.now())));
     await expect.poll(async () => refused(await api.call('slicer', { header: token })), { timeout: 120_000 }).toBe(true);
-  },
-);
-
-test(
-  "5.2/5.3: a permanent token still works long after a temporary token's lifetime (sandbox clock)",
-  clause('5.3 permanent validity', '@sandbox'),
-  async ({ tokensPage, permanentTokens, api, controls, target }) => {
-    test.skip(!controls, 'needs the sandbox clock (test controls)');
-    const name = permanentTokens.name('long-lived');
-    await tokensPage.open();
-    const value = api.secret(await tokensPage.create(name, [target.serviceId]));
-    await controls?.advance(30 * 24 * 3600);
-    expect(refused(await api.call('slicer', { header: value })), 'the permanent token expired').toBe(false);
   },
 );

@@ -132,7 +132,7 @@ export function createStore(options: StoreOptions) {
   const faults: Fault[] = [];
   const violations = new Set<Violation>();
   let lifetimeSeconds = TOKEN_LIFETIME_SECONDS;
-  let reusable: string | undefined;
+  const reusable = new Map<string, string>(); // service id → the one token of 'reused-token'
   let lastPurge = 0;
 
   function addUser(username: string, password: string): void {
@@ -192,9 +192,10 @@ export function createStore(options: StoreOptions) {
     /** Issues a temporary token for one service. */
     issueTemporary(username: string, serviceId: string) {
       issued.set(serviceId, (issued.get(serviceId) ?? 0) + 1);
-      if (violations.has('reused-token') && reusable) return { value: reusable, lifetimeSeconds };
+      const reused = violations.has('reused-token') ? reusable.get(serviceId) : undefined;
+      if (reused) return { value: reused, lifetimeSeconds };
       const { value } = issue(username, 'temporary', [serviceId], '');
-      if (violations.has('reused-token')) reusable = value;
+      if (violations.has('reused-token')) reusable.set(serviceId, value);
       return { value, lifetimeSeconds };
     },
 
@@ -273,7 +274,7 @@ export function createStore(options: StoreOptions) {
     setViolations(names: readonly Violation[]): void {
       violations.clear();
       for (const name of names) violations.add(name);
-      reusable = undefined;
+      reusable.clear();
     },
     violates: (name: Violation) => violations.has(name),
 
@@ -290,7 +291,7 @@ export function createStore(options: StoreOptions) {
       issued.clear();
       faults.length = 0;
       violations.clear();
-      reusable = undefined;
+      reusable.clear();
       lifetimeSeconds = TOKEN_LIFETIME_SECONDS;
       for (const name of [...users.keys()]) if (!(name in options.users)) users.delete(name);
     },

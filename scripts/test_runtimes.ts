@@ -1,0 +1,68 @@
+/**
+ * `npm run test:runtimes`: the module on Node (tsx), Deno 2 and Bun, each
+ * against a sandbox started here: the smoke script under each runtime, then
+ * the module's unit tests under `deno test` and `bun test`. Prints one
+ * summary line.
+ */
+import { spawn } from 'node:child_process';
+import process from 'node:process';
+import { startSandbox } from '../src/sandbox/mod.ts';
+
+/** The module's own unit tests (node:test + node:assert/strict), portable as they are. */
+const UNIT_TESTS = ['src/token_cache_test.ts', 'src/config_test.ts', 'src/client_test.ts', 'src/token_source_test.ts'];
+const BIN = 'node_modules/.bin';
+const DENO_ENV =
+  'SLICER_AUTH_URL,SLICER_BASE_URL,SLICER_PREDICT_BASE_URL,SLICER_USERNAME,SLICER_PASSWORD,SLICER_SERVICE_ID,SLICER_PREDICT_SERVICE_ID,SLICER_TOKEN,SLICER_PREDICT_TOKEN,SLICER_TOKEN_TRANSPORT,SLICER_REFRESH_MARGIN_SECONDS,SLICER_ALLOW_INSECURE_HTTP,SLICER_TOKEN_CACHE';
+
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; output: string; seconds: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+const sandbox = await startSandbox({ testMode: true });
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
+const checks: [string, string, string[], RegExp][] = [
+  ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
+  ['deno smoke (narrow permissions)', `${BIN}/deno`, [
+    'run',
+    `--allow-env=${DENO_ENV}`,
+    '--allow-net=127.0.0.1',
+    '--allow-read=.',
+    'scripts/runtime_smoke.ts',
+  ], /smoke ok deno/],
+  ['bun smoke', `${BIN}/bun`, ['--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
+  ['deno test (unit tests)', `${BIN}/deno`, ['test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
+  ['bun test (unit tests)', `${BIN}/bun`, ['test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],
+];
+let passed = 0;
+let failed = 0;
+try {
+  for (const [name, command, args, expected] of checks) {
+    const result = await run(command, args, env);
+    if (result.code === 0 && expected.test(result.output)) {
+      passed++;
+      console.log(`✔ ${name} (${result.seconds.toFixed(1)} s, exited by itself)`);
+    } else {
+      failed++;
+      console.log(`✖ ${name} (exit ${result.code})\n${result.output}`);
+    }
+  }
+} finally {
+  await sandbox.close();
+}
+console.log(`runtimes: ${passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
