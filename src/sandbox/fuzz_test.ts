@@ -21,7 +21,10 @@ function generator(seed: number) {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const text = (max: number) =>
     Array.from({ length: Math.floor(next() * max) }, () => String.fromCharCode(Math.floor(next() * 0x2ff))).join('');
-  return { next, pick, text };
+  /** Printable ASCII: what a client can put in a header value. */
+  const ascii = (max: number) =>
+    Array.from({ length: Math.floor(next() * max) }, () => String.fromCharCode(0x21 + Math.floor(next() * 94))).join('');
+  return { next, pick, text, ascii };
 }
 
 const PATHS = [
@@ -93,7 +96,13 @@ test('thousands of random requests to every route: no 5xx, no crash, a well-form
     const type = r.pick(TYPES);
     if (type) headers['content-type'] = type;
     if (r.next() < 0.4) {
-      headers.authorization = r.pick([`Bearer ${r.text(40)}`, 'Bearer', 'Basic Zm9v', `bearer  ${encodeURIComponent(r.text(10))}`]);
+      headers.authorization = r.pick([
+        `Bearer ${r.ascii(40)}`,
+        'Bearer',
+        'Basic Zm9v',
+        `bearer  ${encodeURIComponent(r.text(10))}`,
+        r.ascii(20),
+      ]);
     }
     if (r.next() < 0.3) headers.cookie = `sandbox_session=${encodeURIComponent(r.text(30))}`;
     if (r.next() < 0.3) headers.origin = r.pick([sb.env.SLICER_AUTH_URL, 'https://evil.example', 'null']);
@@ -104,8 +113,7 @@ test('thousands of random requests to every route: no 5xx, no crash, a well-form
     try {
       response = await fetch(sb.env.SLICER_AUTH_URL + path, init);
     } catch (error) {
-      if (String((error as Error).cause ?? error).includes('Invalid URL') || (error as Error).message.includes('ByteString')) return; // the client refused to send it
-      throw new Error(`${context}: no answer: ${String(error)}`);
+      throw new Error(`${context}: no answer: ${String(error)} ${String((error as Error).cause ?? '')}`);
     }
     assert.ok(response.status < 500, `${context} answered ${response.status}`);
     const text = await response.text();
@@ -113,7 +121,7 @@ test('thousands of random requests to every route: no 5xx, no crash, a well-form
     if (response.status >= 300 && response.status < 400) assert.ok(response.headers.get('location'), context);
     else if (method !== 'HEAD') {
       if (contentType.includes('json')) JSON.parse(text);
-      else if (contentType.includes('html')) assert.match(text, /^<!doctype html>/i, context);
+      else if (contentType.includes('html')) assert.match(text, /^\s*<!doctype html>/i, context);
       else assert.match(contentType, /text\/(css|javascript|plain)/, `${context}: content type "${contentType}"`);
     }
     count++;
