@@ -4,34 +4,15 @@
  * the module's unit tests under `deno test` and `bun test`. Prints one
  * summary line.
  */
-import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { startSandbox } from '../src/sandbox/mod.ts';
+import { runProcess } from '../src/testing/processes.ts';
 
 /** The module's own unit tests (node:test + node:assert/strict), portable as they are. */
 const UNIT_TESTS = ['src/token_cache_test.ts', 'src/config_test.ts', 'src/client_test.ts', 'src/token_source_test.ts'];
 const BIN = 'node_modules/.bin';
 const DENO_ENV =
   'SLICER_AUTH_URL,SLICER_BASE_URL,SLICER_PREDICT_BASE_URL,SLICER_USERNAME,SLICER_PASSWORD,SLICER_SERVICE_ID,SLICER_PREDICT_SERVICE_ID,SLICER_TOKEN,SLICER_PREDICT_TOKEN,SLICER_TOKEN_TRANSPORT,SLICER_REFRESH_MARGIN_SECONDS,SLICER_ALLOW_INSECURE_HTTP,SLICER_TOKEN_CACHE';
-
-function run(
-  command: string,
-  args: string[],
-  env: Record<string, string | undefined>,
-): Promise<{ code: number | null; output: string; seconds: number }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output, seconds: (performance.now() - started) / 1000 });
-    });
-  });
-}
 
 const sandbox = await startSandbox({ testMode: true });
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
@@ -52,13 +33,14 @@ let passed = 0;
 let failed = 0;
 try {
   for (const [name, command, args, expected] of checks) {
-    const result = await run(command, args, env);
-    if (result.code === 0 && expected.test(result.output)) {
+    const result = await runProcess(command, args, env, 180_000);
+    const output = result.out + result.err;
+    if (result.code === 0 && expected.test(output)) {
       passed++;
       console.log(`✔ ${name} (${result.seconds.toFixed(1)} s, exited by itself)`);
     } else {
       failed++;
-      console.log(`✖ ${name} (exit ${result.code})\n${result.output}`);
+      console.log(`✖ ${name} (exit ${result.code})\n${output}`);
     }
   }
 } finally {

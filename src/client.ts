@@ -7,6 +7,7 @@ import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed
 import { type Credentials, parseConfig, resolveScope, type ScopeInput, type ScopeTarget, type SettingsOptions } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
 import { ConfigError, isAuthError } from './errors.ts';
+import { createFileCache } from './file_cache.ts';
 import { authRequestOptions } from './hooks.ts';
 import { redact } from './redact.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
@@ -95,20 +96,28 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   const warn = (message: string) => logger.warn(redact(message, secrets));
   let cache: TokenCache | undefined;
 
+  const marginMs = config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000;
+
   function tokens(credentials: Credentials): TokenCache {
-    cache ??= createTokenCache({
-      fetchGrant: createTokenSource({
-        ...credentials,
-        fetch: send,
-        now,
-        timeoutMs: options.tokenTimeoutMs,
-        retries: options.tokenRetries,
-      }),
+    if (cache) return cache;
+    const source = createTokenSource({
+      ...credentials,
+      fetch: send,
       now,
-      random: options.random ?? Math.random,
-      marginMs: config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000,
-      warn,
+      timeoutMs: options.tokenTimeoutMs,
+      retries: options.tokenRetries,
     });
+    const fetchGrant = config.tokenCacheFile
+      ? createFileCache(source, {
+        file: config.tokenCacheFile,
+        authUrl: credentials.authUrl,
+        username: credentials.username,
+        now,
+        marginMs,
+        warn,
+      })
+      : source;
+    cache = createTokenCache({ fetchGrant, now, random: options.random ?? Math.random, marginMs, warn });
     return cache;
   }
 

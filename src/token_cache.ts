@@ -19,6 +19,18 @@ import type { Grant, GrantFetcher } from './token_source.ts';
 export const DEFAULT_REFRESH_MARGIN_MS = 300_000;
 const MAX_MARGIN_SHARE = 0.5;
 const JITTER_SHARE = 0.1;
+
+/**
+ * How long before expiry a token enters its refresh margin, jitter included.
+ *
+ * @param lifetime the token's full lifetime, ms
+ * @param marginMs the configured margin, ms
+ * @param random a value in [0, 1): 1 gives the earliest possible refresh point
+ * @returns the margin in ms
+ */
+export function refreshMargin(lifetime: number, marginMs: number = DEFAULT_REFRESH_MARGIN_MS, random = 1): number {
+  return Math.min(marginMs, lifetime * MAX_MARGIN_SHARE) * (1 + JITTER_SHARE * random);
+}
 /** After a failed refresh, how long a still-valid token is used before trying again. */
 const FAILED_REFRESH_PAUSE_MS = 30_000;
 
@@ -100,11 +112,10 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       }
       return { grant, softAt: grant.expiresAt, hardAt: grant.expiresAt, final: true, pausedUntil: 0 };
     }
-    const margin = Math.min(marginMs, grant.lifetime * MAX_MARGIN_SHARE);
     return {
       grant,
-      softAt: grant.expiresAt - margin * (1 + JITTER_SHARE * options.random()),
-      hardAt: grant.expiresAt - margin / 2,
+      softAt: grant.expiresAt - refreshMargin(grant.lifetime, marginMs, options.random()),
+      hardAt: grant.expiresAt - refreshMargin(grant.lifetime, marginMs, 0) / 2,
       final: false,
       pausedUntil: 0,
     };

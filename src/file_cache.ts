@@ -1,0 +1,175 @@
+/**
+ * Opt-in token cache shared across processes (`SLICER_TOKEN_CACHE`): repeated
+ * one-off runs and parallel workers reuse a valid temporary token.
+ *
+ * - One JSON file, mode 0600, written atomically (temporary file + rename),
+ *   keyed by auth URL + user + scope; it never holds the password.
+ * - Processes that need a new token take a lock file (`<file>.lock`, created
+ *   exclusively); the others wait and read the token it writes. A lock whose
+ *   process is gone, or that is older than any token request can take, is
+ *   broken, so a crash cannot leave it stuck.
+ * - A corrupt, unreadable or foreign file is ignored with a warning (and left
+ *   as it is); tokens are then fetched directly.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import process from 'node:process';
+import * as v from 'valibot';
+import { refreshMargin } from './token_cache.ts';
+import type { Grant, GrantFetcher } from './token_source.ts';
+
+/** A lock older than this is stale: longer than a token request with its retries can take. */
+const STALE_LOCK_MS = 60_000;
+/** How often a waiting process looks again. */
+const POLL_MS = 50;
+/** How long a process waits for another's token before fetching its own. */
+const MAX_WAIT_MS = 45_000;
+
+const CacheFileSchema = v.object({
+  format: v.literal('slicer-auth-token-cache'),
+  version: v.literal(1),
+  entries: v.record(v.string(), v.object({ token: v.string(), expiresAt: v.number(), lifetime: v.number() })),
+});
+type CacheFile = v.InferOutput<typeof CacheFileSchema>;
+
+/** What {@link createFileCache} needs. */
+export interface FileCacheOptions {
+  /** The cache file. */
+  file: string;
+  /** Auth URL and user: with the scope they form each entry's key. */
+  authUrl: string;
+  username: string;
+  /** Monotonic clock of the client, ms. */
+  now: () => number;
+  /** Wall clock, ms since the epoch (shared between processes). */
+  wallNow?: () => number;
+  /** Configured refresh margin, ms. */
+  marginMs?: number | undefined;
+  /** Where warnings go. */
+  warn: (message: string) => void;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * Wraps a grant fetcher with the shared file cache.
+ *
+ * @param fetchGrant fetches a new grant from the token endpoint
+ * @param options file, key parts, clocks and warning sink
+ * @returns a fetcher that uses the file first
+ */
+export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOptions): GrantFetcher {
+  const { file } = options;
+  const lockFile = `${file}.lock`;
+  const wallNow = options.wallNow ?? Date.now;
+  const warned = new Set<string>();
+  const warnOnce = (message: string) => {
+    if (!warned.has(message)) options.warn(message);
+    warned.add(message);
+  };
+  const key = (scope: string) => `${options.authUrl} ${options.username} ${scope}`;
+
+  /** The file's content; undefined when it must be left alone (foreign, corrupt, unreadable). */
+  function read(): CacheFile | undefined {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return { format: 'slicer-auth-token-cache', version: 1, entries: {} };
+      warnOnce(`Ignoring the token cache ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`);
+      return undefined;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const parsed = v.safeParse(CacheFileSchema, json);
+    if (!parsed.success) {
+      warnOnce(`Ignoring the token cache ${file}: it is not a slicer-auth token cache (corrupt or foreign); remove it to use the cache`);
+      return undefined;
+    }
+    return parsed.output;
+  }
+
+  /** A stored grant that is not yet in its refresh margin. */
+  function usable(content: CacheFile | undefined, scope: string): Grant | undefined {
+    const entry = content?.entries[key(scope)];
+    if (!entry) return undefined;
+    const remaining = entry.expiresAt - wallNow();
+    if (remaining <= refreshMargin(entry.lifetime, options.marginMs) + 1000) return undefined;
+    return { token: entry.token, expiresAt: options.now() + remaining, lifetime: entry.lifetime };
+  }
+
+  function write(content: CacheFile, scope: string, grant: Grant): void {
+    const wall = wallNow();
+    const entries = Object.fromEntries(Object.entries(content.entries).filter(([, e]) => e.expiresAt > wall));
+    entries[key(scope)] = { token: grant.token, expiresAt: wall + (grant.expiresAt - options.now()), lifetime: grant.lifetime };
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ format: content.format, version: content.version, entries }), { mode: 0o600 });
+    chmodSync(temporary, 0o600); // the umask may have cleared bits, never added: make it exact
+    renameSync(temporary, file);
+  }
+
+  function tryLock(): boolean {
+    try {
+      closeSync(openSync(lockFile, 'wx', 0o600));
+      writeFileSync(lockFile, String(process.pid));
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+    }
+    let stale = false;
+    try {
+      const pid = Number(readFileSync(lockFile, 'utf8'));
+      stale = (pid > 0 && !alive(pid)) || wallNow() - statSync(lockFile).mtimeMs > STALE_LOCK_MS;
+    } catch {
+      return false; // released meanwhile, or being written: look again
+    }
+    if (stale) rmSync(lockFile, { force: true });
+    return false;
+  }
+
+  return async (scope) => {
+    let content = read();
+    if (!content) return fetchGrant(scope);
+    const cached = usable(content, scope);
+    if (cached) return cached;
+    const waitUntil = wallNow() + MAX_WAIT_MS;
+    while (!tryLock()) {
+      await sleep(POLL_MS);
+      const written = usable(read(), scope);
+      if (written) return written;
+      if (wallNow() > waitUntil) {
+        warnOnce(`The token cache lock ${lockFile} stayed taken; fetching a token without it`);
+        return fetchGrant(scope);
+      }
+    }
+    try {
+      content = read();
+      const meanwhile = usable(content, scope);
+      if (meanwhile || !content) return meanwhile ?? fetchGrant(scope);
+      const grant = await fetchGrant(scope);
+      try {
+        write(content, scope, grant);
+      } catch (error) {
+        warnOnce(`Cannot write the token cache ${file} (${(error as { code?: string }).code ?? 'error'}); continuing without it`);
+      }
+      return grant;
+    } finally {
+      rmSync(lockFile, { force: true });
+    }
+  };
+}

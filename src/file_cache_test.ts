@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { runTs } from './testing/processes.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+
+let h: Harness;
+let dir: string;
+let file: string;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+beforeEach(() => {
+  h.sandbox.store.reset();
+  dir = mkdtempSync(join(tmpdir(), 'slicer-cache-'));
+  file = join(dir, 'tokens.json');
+});
+
+/** Runs one real worker process. */
+function worker(env: Record<string, string> = {}) {
+  return runTs(['src/testing/cache_worker.ts'], { PATH: process.env.PATH, ...h.sandbox.env, SLICER_TOKEN_CACHE: file, ...env }).then((
+    r,
+  ) => ({ ...r, out: r.out.trim() }));
+}
+
+describe('token cache shared across processes', () => {
+  test('processes starting at once request one token between them, and later runs reuse it', async () => {
+    const runs = await Promise.all(Array.from({ length: 4 }, () => worker()));
+    for (const run of runs) assert.equal(run.code, 0, run.err);
+    assert.equal(new Set(runs.map((r) => r.out)).size, 1, 'all got the same token');
+    assert.equal(h.issued(), 1);
+    const again = await worker();
+    assert.equal(again.out, runs[0]?.out);
+    assert.equal(h.issued(), 1, 'a one-off run reused the cached token');
+    assert.ok(!existsSync(`${file}.lock`), 'the lock is released');
+  });
+
+  test('the file has mode 0600, holds no password, and is keyed by auth URL, user and scope', async () => {
+    await worker();
+    await worker({ WORKER_SCOPE: 'predict' });
+    h.sandbox.store.addUser('second-user', 'second-password');
+    await worker({ SLICER_USERNAME: 'second-user', SLICER_PASSWORD: 'second-password' });
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const text = readFileSync(file, 'utf8');
+    assert.ok(!text.includes(h.sandbox.env.SLICER_PASSWORD) && !text.includes('second-password'));
+    const keys = Object.keys((JSON.parse(text) as { entries: Record<string, unknown> }).entries).sort();
+    const { SLICER_AUTH_URL: url, SLICER_USERNAME: user, SLICER_SERVICE_ID: slicer, SLICER_PREDICT_SERVICE_ID: predict } = h.sandbox.env;
+    assert.deepEqual(
+      keys,
+      [`${url} ${user} service_id=${predict}`, `${url} ${user} service_id=${slicer}`, `${url} second-user service_id=${slicer}`].sort(),
+    );
+    assert.equal(h.issued() + h.issued(predict), 3);
+  });
+
+  test('a corrupt or foreign file is ignored with a warning and left alone', async () => {
+    for (const content of ['{not json', JSON.stringify({ some: 'other tool' })]) {
+      writeFileSync(file, content);
+      const run = await worker();
+      assert.equal(run.code, 0, run.err);
+      assert.match(run.err, /Ignoring the token cache .*not a slicer-auth token cache/);
+      assert.equal(readFileSync(file, 'utf8'), content, 'the file was not overwritten');
+    }
+  });
+
+  test('a lock left by a crashed process does not keep others waiting', async () => {
+    writeFileSync(`${file}.lock`, '999999'); // no such process
+    const started = performance.now();
+    const run = await worker();
+    assert.equal(run.code, 0, run.err);
+    assert.ok(performance.now() - started < 10_000);
+    assert.equal(h.issued(), 1);
+  });
+
+  test('a token near its expiry is not reused from the file', async () => {
+    h.sandbox.store.setLifetime(60);
+    const first = await worker();
+    h.advance(45); // 15 s left: inside the 30 s margin of a 60 s token
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const tokens = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { expiresAt: number }> };
+    for (const entry of Object.values(tokens.entries)) entry.expiresAt -= 45_000; // the file's wall clock moves with the sandbox's
+    writeFileSync(file, JSON.stringify(tokens));
+    const second = await worker();
+    assert.notEqual(second.out, first.out);
+    assert.equal(h.issued(), 2);
+  });
+});

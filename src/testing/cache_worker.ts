@@ -1,0 +1,9 @@
+/**
+ * A process of the shared-cache tests: gets one token with the environment's
+ * configuration (SLICER_TOKEN_CACHE included) and prints its fingerprint.
+ */
+import { createHash } from 'node:crypto';
+import { getToken } from '../../mod.ts';
+
+const token = await getToken(process.env.WORKER_SCOPE || undefined);
+console.log(`token ${createHash('sha256').update(token).digest('hex').slice(0, 16)}`);

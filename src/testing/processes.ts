@@ -1,0 +1,60 @@
+/**
+ * Runs a real child process to completion, for the tests that check CLI
+ * behaviour, runtimes and process exit.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What a finished process did. */
+export interface Finished {
+  /** Exit code; null when it was killed at the time limit. */
+  readonly code: number | null;
+  readonly out: string;
+  readonly err: string;
+  readonly seconds: number;
+}
+
+/**
+ * Runs a command in the repository root.
+ *
+ * @param command executable
+ * @param args its arguments
+ * @param env its whole environment
+ * @param timeoutMs killed after this long
+ * @returns how it finished
+ */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<Finished> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+/**
+ * Runs a TypeScript file of this repository under Node + tsx.
+ *
+ * @param args the file and its arguments
+ * @param env its whole environment
+ * @param timeoutMs killed after this long
+ * @returns how it finished
+ */
+export function runTs(args: readonly string[], env: Record<string, string | undefined>, timeoutMs?: number): Promise<Finished> {
+  return runProcess(process.execPath, ['--import', 'tsx', ...args], env, timeoutMs);
+}
