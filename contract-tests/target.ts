@@ -5,7 +5,9 @@
  * the configured (live) service and starts nothing.
  */
 import process from 'node:process';
-import { readEnvFile } from '../src/env.ts';
+import { readSetting as setting } from '../src/env.ts';
+
+export { setting };
 
 /** Settings of the service under test. */
 export interface Target {
@@ -26,12 +28,6 @@ export interface Target {
 
 /** Variables a live target needs. */
 const REQUIRED = ['SLICER_AUTH_URL', 'SLICER_BASE_URL', 'SLICER_USERNAME', 'SLICER_PASSWORD', 'SLICER_SERVICE_ID'] as const;
-
-/** Reads a variable from the environment, then `.env`. */
-export function setting(name: string): string | undefined {
-  const value = process.env[name] ?? readEnvFile('.env')[name];
-  return value?.trim() ? value.trim() : undefined;
-}
 
 /** @returns whether a live service is configured (and not the sandbox the global setup started) */
 export function liveConfigured(): boolean {

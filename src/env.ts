@@ -85,3 +85,16 @@ export function readEnv(options: ReadEnvOptions = {}): EnvValues {
   }
   return values;
 }
+
+/**
+ * Reads one variable that is not the client's (e.g. `SLICER_UI_STORAGE_STATE`):
+ * the environment first, then `.env`.
+ *
+ * @param name the variable
+ * @param envFile the `.env` file
+ * @returns its trimmed value, or undefined when unset or blank
+ */
+export function readSetting(name: string, envFile = '.env'): string | undefined {
+  const value = process.env[name] ?? readEnvFile(envFile)[name];
+  return value?.trim() ? value.trim() : undefined;
+}

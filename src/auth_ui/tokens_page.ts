@@ -158,15 +158,19 @@ export class TokensPage {
   }
 
   /**
-   * Revoking, steps 2–3: chooses "Revoke" on a row and answers the confirmation.
-   * @param name the token's name
+   * Revoking, steps 2–3: chooses "Revoke" on an active row and answers the confirmation.
+   * @param name the token's name (with several active tokens of that name, the first)
    * @param confirm OK (true) or Cancel (false)
    */
   async revoke(name: string, confirm = true): Promise<void> {
-    const row = this.row(name).first();
+    const active = this.row(name).filter({ has: this.page.getByRole('button', { name: 'Revoke' }) });
+    const before = await active.count();
     this.page.once('dialog', (dialog) => void (confirm ? dialog.accept() : dialog.dismiss()));
-    await row.getByRole('button', { name: 'Revoke' }).click();
-    if (confirm) await expect(row.getByText('Revoked', { exact: true })).toBeVisible();
+    await active.first().getByRole('button', { name: 'Revoke' }).click();
+    if (confirm) {
+      await expect(active).toHaveCount(before - 1);
+      await expect(this.row(name).getByText('Revoked', { exact: true }).first()).toBeVisible();
+    }
   }
 
   /**

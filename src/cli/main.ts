@@ -1,8 +1,7 @@
 /**
  * The CLI's dispatcher: `slicer-auth <command> [options]`.
  */
-import { isAuthError } from '../errors.ts';
-import { ErrorCode } from '../errors.ts';
+import { ErrorCode, isAuthError } from '../errors.ts';
 import { CALL_HELP, callCommand } from './call_command.ts';
 import { demo } from './demo.ts';
 import { PERMANENT_HELP, permanentCommand } from './permanent_command.ts';
@@ -58,11 +57,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     return await command.run(args, io);
   } catch (error) {
-    if (
-      error instanceof UsageError || (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
-      (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ||
-      (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
-    ) {
+    // node:util parseArgs signals a wrong command line with ERR_PARSE_ARGS_* codes.
+    if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
       io.err(`${(error as Error).message}\n\n${command.help}`);
       return EXIT.USAGE;
     }

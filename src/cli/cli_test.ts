@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { type Finished, ROOT, runTs } from '../testing/processes.ts';
+import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+
+/** Runs the CLI as a user would, with the sandbox configured (plus `env`). */
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Finished> {
+  return runTs(['src/cli.ts', ...args], { PATH: process.env.PATH, HOME: process.env.HOME, ...h.sandbox.env, ...env }, 90_000);
+}
+
+describe('CLI: help, usage errors, exit codes', () => {
+  test('--help for every command', async () => {
+    const top = await cli(['--help']);
+    assert.equal(top.code, 0);
+    for (const command of ['token', 'call', 'permanent', 'sandbox', 'demo']) {
+      assert.match(top.out, new RegExp(`\\b${command}\\b`));
+      const help = await cli([command, '--help']);
+      assert.equal(help.code, 0, command);
+      assert.match(help.out, /^Usage:/, command);
+    }
+  });
+
+  test('usage errors say what is wrong and exit 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /Usage: slicer-auth <command>/],
+      [['bogus'], /Unknown command "bogus"/],
+      [['token', '--bogus'], /Unknown option '--bogus'/],
+      [['call', 'GET'], /Give exactly a METHOD and a path/],
+      [['call', 'FETCH', 'x'], /Unknown method "FETCH"/],
+      [['call', 'POST', 'x', '--json', '{nope'], /--json must be valid JSON/],
+      [['permanent', 'revoke'], /exactly one of --name or --prefix/],
+      [['permanent', 'list', '--name', 'x'], /takes no --name/],
+      [['sandbox', '--port', 'abc'], /--port must be a port number/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await cli(args);
+      assert.equal(run.code, 2, args.join(' '));
+      assert.match(run.err + run.out, message, args.join(' '));
+    }
+  });
+
+  test('configuration errors exit 3 and name the variable; refusals exit 1', async () => {
+    const missing = await cli(['token'], { SLICER_SERVICE_ID: undefined });
+    assert.equal(missing.code, 3);
+    assert.match(missing.err, /SLICER_SERVICE_ID.*\[CONFIG_INVALID\]/s);
+    const wrong = await cli(['token'], { SLICER_PASSWORD: 'wrong' });
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.err, /invalid_grant.*\[TOKEN_REQUEST_REJECTED\]/s);
+    assert.ok(!wrong.err.includes('wrong'.repeat(1) + '"'), 'no password echoed');
+  });
+});
+
+describe('CLI: token and call against the sandbox', () => {
+  test('token prints a working token, and --json', async () => {
+    const run = await cli(['token']);
+    assert.equal(run.code, 0, run.err);
+    const token = run.out.trim();
+    const answer = await fetch(`${h.sandbox.env.SLICER_BASE_URL}/x`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(answer.status, 200);
+    const json = JSON.parse((await cli(['token', '--scope', 'predict', '--json'])).out) as { access_token: string; scope: string };
+    assert.equal(json.scope, 'predict');
+    assert.ok(json.access_token);
+  });
+
+  test('call makes authenticated requests with JSON and form bodies', async () => {
+    const get = await cli(['call', 'GET', 'jobs/7']);
+    assert.equal(get.code, 0, get.err);
+    assert.match(get.err, /^200/);
+    assert.equal((JSON.parse(get.out) as { path: string }).path, '/slicer/jobs/7');
+    const form = await cli(['call', 'POST', 'slice', '--form', 'model=a.stl', '--scope', 'predict'], { SLICER_TOKEN_TRANSPORT: 'post' });
+    assert.deepEqual(JSON.parse(form.out), {
+      status: 'success',
+      method: 'POST',
+      path: '/predict/slice',
+      service: 'predict',
+      token_via: 'post',
+      token_kind: 'temporary',
+    });
+    const json = await cli(['call', 'PUT', 'x', '--json', '{"a":1}']);
+    assert.equal(json.code, 0);
+  });
+
+  test('call exits 1 when the service refuses', async () => {
+    const run = await cli(['call', 'GET', `${h.sandbox.env.SLICER_AUTH_URL}/nope`]);
+    assert.equal(run.code, 1);
+    assert.match(run.err, /^404/);
+  });
+});
+
+describe('CLI: permanent tokens through the web UI', () => {
+  test('create prints the value once; list shows it; revoke by name and by prefix', async () => {
+    const stamp = Date.now();
+    const created = await cli(['permanent', 'create', '--name', `cli-${stamp}-a`, '--scope', 'slicer']);
+    assert.equal(created.code, 0, created.err);
+    assert.match(created.err, /→ Choosing "Tokens and sessions"[\s\S]*→ Choosing "Create"[\s\S]*shown this once/);
+    const value = created.out.trim();
+    const use = () => fetch(`${h.sandbox.env.SLICER_BASE_URL}/x`, { headers: { authorization: `Bearer ${value}` } }).then((r) => r.status);
+    assert.equal(await use(), 200);
+    assert.equal((await cli(['permanent', 'create', '--name', `cli-${stamp}-b`, '--scope', 'slicer', '--scope', 'predict'])).code, 0);
+
+    const list = await cli(['permanent', 'list']);
+    assert.match(list.out, new RegExp(`active +cli-${stamp}-a`));
+    assert.ok(!list.out.includes(value), 'list never prints values');
+
+    const byName = await cli(['permanent', 'revoke', '--name', `cli-${stamp}-a`]);
+    assert.equal(byName.code, 0, byName.err);
+    assert.equal(await use(), 401);
+    const missing = await cli(['permanent', 'revoke', '--name', `cli-${stamp}-a`]);
+    assert.equal(missing.code, 1);
+    const byPrefix = await cli(['permanent', 'revoke', '--prefix', `cli-${stamp}`]);
+    assert.match(byPrefix.out, new RegExp(`revoked +cli-${stamp}-b`));
+    assert.match((await cli(['permanent', 'list'])).out, new RegExp(`revoked +cli-${stamp}-b`));
+  });
+});
+
+test('CLI: sandbox prints the .env lines and stops cleanly on SIGTERM', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  while (!out.includes('Ctrl-C')) await new Promise((resolve) => setTimeout(resolve, 50));
+  const lines = Object.fromEntries(out.split('\n').filter((l) => /^SLICER_\w+=/.test(l)).map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  assert.deepEqual(Object.keys(lines).sort(), [
+    'SLICER_AUTH_URL',
+    'SLICER_BASE_URL',
+    'SLICER_PASSWORD',
+    'SLICER_PREDICT_BASE_URL',
+    'SLICER_PREDICT_SERVICE_ID',
+    'SLICER_SERVICE_ID',
+    'SLICER_USERNAME',
+  ]);
+  assert.match(lines.SLICER_AUTH_URL ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+  const grant = await fetch(`${lines.SLICER_AUTH_URL}/oauth2/token/`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: lines.SLICER_USERNAME ?? '',
+      password: lines.SLICER_PASSWORD ?? '',
+      scope: `service_id=${lines.SLICER_SERVICE_ID}`,
+    }),
+  });
+  assert.equal(grant.status, 200);
+  assert.equal((await fetch(`${lines.SLICER_AUTH_URL}/__test/stats`)).status, 404, 'no test controls by default');
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0);
+  assert.match(out, /Sandbox stopped/);
+});
