@@ -156,3 +156,23 @@ test('CLI: sandbox prints the .env lines and stops cleanly on SIGTERM', async ()
   assert.equal(await exited, 0);
   assert.match(out, /Sandbox stopped/);
 });
+
+test('npm start (demo) runs end to end against the embedded sandbox with no configuration, and exits', async () => {
+  const run = await runTs(['src/cli.ts', 'demo'], { PATH: process.env.PATH, HOME: process.env.HOME }, 60_000);
+  assert.equal(run.code, 0, run.err);
+  assert.match(run.out, /started the embedded sandbox/);
+  for (
+    const line of [
+      /header transport → slicer: success/,
+      /header transport → predict: success/,
+      /post transport → slicer: success \(token sent as post\)/,
+      /post transport → predict: success/,
+      /clock moved 3500 s ahead .* 1 token request/,
+      /call with it: success \(permanent\)/,
+      /Done\./,
+    ]
+  ) {
+    assert.match(run.out, line);
+  }
+  assert.ok(!run.out.includes('sandbox-password'));
+});
