@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
+import { SANDBOX_DEFAULTS } from '../src/sandbox/mod.ts';
 import type { Violation } from '../src/sandbox/store.ts';
 
 interface JsonTest {
@@ -26,8 +28,32 @@ interface JsonSuite {
   suites?: JsonSuite[];
 }
 
-/** Runs the suite against a sandbox violating one clause; returns the failed tests' clauses and messages. */
-function runSuite(violation: Violation, args: string[]): { clauses: string[]; messages: string; passed: number } {
+/**
+ * The text of every file in the HTML report's embedded zip (steps, errors,
+ * annotations): a minimal reader of the zip's central directory.
+ */
+function htmlReportText(folder: string): string {
+  const html = readFileSync(join(folder, 'index.html'), 'utf8');
+  const base64 = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(html)?.[1];
+  assert.ok(base64, 'the HTML report embeds its data');
+  const zip = Buffer.from(base64, 'base64');
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = zip.readUInt32LE(end + 16);
+  const texts: string[] = [];
+  for (let n = zip.readUInt16LE(end + 10); n > 0; n--) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const local = zip.readUInt32LE(at + 42);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(start, start + size);
+    texts.push((method === 8 ? inflateRawSync(data) : data).toString('utf8'));
+    at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return texts.join('\n');
+}
+
+/** Runs the suite against a sandbox violating one clause (or none); returns the failed tests' clauses and messages, and all report text. */
+function runSuite(violation: Violation | '', args: string[]): { clauses: string[]; messages: string; passed: number; report: string } {
   const dir = mkdtempSync(join(tmpdir(), 'contract-self-'));
   try {
     const json = join(dir, 'report.json');
@@ -37,6 +63,9 @@ function runSuite(violation: Violation, args: string[]): { clauses: string[]; me
       PLAYWRIGHT_JSON_OUTPUT_FILE: json,
       PLAYWRIGHT_JSON_OUTPUT_NAME: json,
       SLICER_CONTRACT_REPORTS: join(dir, 'reports'),
+      PLAYWRIGHT_HTML_OUTPUT_DIR: join(dir, 'html'),
+      PLAYWRIGHT_HTML_OPEN: 'never',
+      PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(dir, 'junit.xml'),
     };
     delete env.SLICER_AUTH_URL; // always the sandbox
     const run = spawnSync(process.execPath, [
@@ -44,15 +73,16 @@ function runSuite(violation: Violation, args: string[]): { clauses: string[]; me
       'test',
       '-c',
       'contract-tests/playwright.config.ts',
-      '--reporter=json',
+      '--reporter=json,html,junit',
       ...args,
     ], {
       env,
       encoding: 'utf8',
       timeout: 120_000,
     });
-    assert.notEqual(run.status, 0, `the suite passed against a sandbox violating "${violation}"`);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { suites: JsonSuite[] };
+    if (violation) assert.notEqual(run.status, 0, `the suite passed against a sandbox violating "${violation}"`);
+    const text = readFileSync(json, 'utf8');
+    const report = JSON.parse(text) as { suites: JsonSuite[] };
     const failed: { clause: string; message: string }[] = [];
     let passed = 0;
     const walk = (suite: JsonSuite) => {
@@ -71,7 +101,10 @@ function runSuite(violation: Violation, args: string[]): { clauses: string[]; me
       suite.suites?.forEach(walk);
     };
     report.suites.forEach(walk);
-    return { clauses: failed.map((f) => f.clause), messages: failed.map((f) => f.message).join('\n'), passed };
+    const everything = [text, htmlReportText(join(dir, 'html')), readFileSync(join(dir, 'junit.xml'), 'utf8'), run.stdout, run.stderr].join(
+      '\n',
+    );
+    return { clauses: failed.map((f) => f.clause), messages: failed.map((f) => f.message).join('\n'), passed, report: everything };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -99,4 +132,12 @@ describe('the contract suite catches a service that breaks the contract', { conc
       if (args === API) assert.ok(result.passed > 10, 'the other clauses still pass');
     });
   }
+});
+
+test('the report of a run holds no password and no token', () => {
+  const result = runSuite('', ['--project', 'ui']);
+  assert.deepEqual(result.clauses, []);
+  assert.match(result.report, /"subtitle":"getByRole\('button', \{ name: 'Tokens and sessions' \}\)"/, 'the report lists the steps');
+  assert.ok(!result.report.includes(SANDBOX_DEFAULTS.password), 'the password is in the report');
+  assert.equal(/[A-Za-z0-9_-]{43}/.exec(result.report)?.[0], undefined, 'a token-shaped value is in the report');
 });

@@ -33,12 +33,17 @@ export class LoginForm {
    * Logs in and waits for the form to go away.
    *
    * @param username user name
-   * @param password password (typed without logging: `fill` of a password field)
+   * @param password password (set without a logged step value)
    * @throws Error when the form is still shown after submitting (wrong credentials)
    */
   async logIn(username: string, password: string): Promise<void> {
     await this.username.fill(username);
-    await this.password.fill(password);
+    // Not `fill`: its step title ("Fill \"<value>\"") would put the password into reports and logs.
+    await this.password.evaluate((input, value) => {
+      (input as HTMLInputElement).value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, password);
     await this.submit.click();
     await this.password.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {
       throw new Error(`Logging in as "${username}" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD`);
