@@ -2,7 +2,7 @@
  * `createAuthClient`: one user at one authorization service, with its own
  * token cache. Data flows env → config → token source → cache → ky hooks → request.
  */
-import ky, { type Input, type ResponsePromise } from 'ky';
+import ky, { type Input, type Options, type ResponsePromise, type RetryOptions } from 'ky';
 import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed_fetch.ts';
 import { type Credentials, parseConfig, resolveScope, type ScopeInput, type ScopeTarget, type SettingsOptions } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
@@ -75,6 +75,22 @@ export interface AuthClient {
 const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:/i;
 
 /**
+ * The caller's retry options, adjusted for authentication: ky counts the one
+ * 401 retry against `retry.limit`, so at least 1 is kept for it (with
+ * ordinary retries still off when the caller asked for none), and our own
+ * errors (configuration, token endpoint, 401) are never retried by ky.
+ */
+function keepingAuthRetry(retry: Options['retry']): RetryOptions {
+  const asked: RetryOptions = typeof retry === 'number' ? { limit: retry } : (retry ?? {});
+  const limit = asked.limit ?? 2;
+  return {
+    ...asked,
+    limit: Math.max(1, limit),
+    shouldRetry: (state) => (isAuthError(state.error) || limit === 0 ? false : asked.shouldRetry?.(state)),
+  };
+}
+
+/**
  * Creates a client from the environment, `.env` and options.
  *
  * @param options settings (override variables), transport and clock
@@ -127,11 +143,8 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
     return tokens(target.credentials as Credentials).get(target.scope, getOptions);
   }
 
-  // Our own errors (config, token endpoint, 401) are final: ky must not retry them.
-  const instance = ky.create({ retry: { shouldRetry: ({ error }) => (isAuthError(error) ? false : undefined) } });
-
   function call(input: Input, callOptions: AuthedFetchOptions = {}): ResponsePromise {
-    const { scope, hooks, ...kyOptions } = callOptions;
+    const { scope, hooks, retry, ...kyOptions } = callOptions;
     const target = resolveScope(config, scope);
     const relative = typeof input === 'string' && !ABSOLUTE_URL.test(input);
     const prefixUrl = relative ? target.baseUrl : undefined;
@@ -145,14 +158,15 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
       invalidate: (token) => cache?.invalidate(target.scope, token),
       fetch: send,
     });
-    return instance(prefixUrl && typeof input === 'string' ? input.replace(/^\/+/, '') : input, {
+    return ky(prefixUrl && typeof input === 'string' ? input.replace(/^\/+/, '') : input, {
       ...kyOptions,
       ...(prefixUrl ? { prefixUrl } : {}),
+      retry: keepingAuthRetry(retry),
       fetch: auth.fetch,
       hooks: {
         ...hooks,
-        beforeRequest: [...(auth.hooks.beforeRequest), ...(hooks?.beforeRequest ?? [])],
-        afterResponse: [...(auth.hooks.afterResponse), ...(hooks?.afterResponse ?? [])],
+        beforeRequest: [...auth.hooks.beforeRequest, ...(hooks?.beforeRequest ?? [])],
+        afterResponse: [...auth.hooks.afterResponse, ...(hooks?.afterResponse ?? [])],
       },
     });
   }

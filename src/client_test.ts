@@ -130,6 +130,27 @@ describe('tokens and requests against the sandbox', () => {
     assert.equal(h.issued(), 1);
   });
 
+  test('the 401 retry happens even with retry: 0, which still turns ordinary retries off', async () => {
+    h.sandbox.store.reset();
+    const client = h.client();
+    await client.getToken();
+    h.sandbox.store.reset();
+    assert.equal((await client.authedFetch('x', { retry: 0 }).json<Echo>()).status, 'success');
+  });
+
+  test('token-endpoint failures inside a request are not retried by ky on top of their own retries', async () => {
+    let tokenRequests = 0;
+    const client = h.client({
+      password: 'wrong',
+      fetch: (input, init) => {
+        if ((input instanceof Request ? input.url : String(input)).endsWith('/oauth2/token/')) tokenRequests++;
+        return fetch(input, init);
+      },
+    });
+    await assert.rejects(client.authedFetch.get('x'), { code: ErrorCode.TOKEN_REQUEST_REJECTED });
+    assert.equal(tokenRequests, 1);
+  });
+
   test('a second 401 is an UNAUTHORIZED error, not a loop', async () => {
     h.sandbox.store.reset();
     const client = h.client();
