@@ -7,10 +7,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
-import { expect, test } from '../fixtures.ts';
+import { clause, expect, test } from '../fixtures.ts';
 import { setting, STORAGE_STATE, STORAGE_STATE_MAX_AGE_MS } from '../paths.ts';
 
-test('log in to the authorization service UI', async ({ page, target }) => {
+test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 creating step 1'), async ({ page, target }) => {
   test.skip(Boolean(setting('SLICER_UI_STORAGE_STATE')), 'SLICER_UI_STORAGE_STATE is used as it is');
   const meta = `${STORAGE_STATE}.meta.json`;
   const owner = `${target.authUrl} ${target.username}`;
