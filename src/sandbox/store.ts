@@ -170,7 +170,9 @@ export function createStore(options: StoreOptions) {
   }
 
   return {
+    /** The two services' identifiers. */
     serviceIds: { slicer: options.serviceId, predict: options.predictServiceId },
+    /** Adds (or replaces) a user. */
     addUser,
 
     /** Checks a password in constant time; counts failures and locks a user out for a while after too many. */
@@ -265,17 +267,21 @@ export function createStore(options: StoreOptions) {
       if (--fault.times <= 0) faults.shift();
       return fault;
     },
+    /** Queues a fault for the token endpoint (test mode). */
     addFault(fault: Fault): void {
       faults.push(fault);
     },
+    /** Sets the lifetime of tokens issued from now on (test mode). */
     setLifetime(seconds: number): void {
       lifetimeSeconds = seconds;
     },
+    /** Switches on exactly these contract violations (test mode). */
     setViolations(names: readonly Violation[]): void {
       violations.clear();
       for (const name of names) violations.add(name);
       reusable.clear();
     },
+    /** Whether a violation is on. */
     violates: (name: Violation) => violations.has(name),
 
     /** Counts for tests and load checks. */
