@@ -5,7 +5,7 @@
  * the configured (live) service and starts nothing.
  */
 import process from 'node:process';
-import { readSetting as setting } from '../src/env.ts';
+import { type EnvValues, readEnv, readSetting as setting } from '../src/env.ts';
 
 export { setting };
 
@@ -43,7 +43,9 @@ export function liveConfigured(): boolean {
 export function loadTarget(): Target {
   const probePath = (setting('SLICER_CONTRACT_PROBE_PATH') ?? '').replace(/^\/+/, '');
   const sandbox = process.env.SLICER_CONTRACT_SANDBOX_ENV;
-  const read = sandbox ? (name: string) => (JSON.parse(sandbox) as Record<string, string>)[name] : setting;
+  // The sandbox's settings come from the global setup; a live target's from the environment and .env, read once.
+  const values: EnvValues = sandbox ? (JSON.parse(sandbox) as EnvValues) : readEnv();
+  const read = (name: (typeof REQUIRED)[number] | 'SLICER_PREDICT_BASE_URL' | 'SLICER_PREDICT_SERVICE_ID') => values[name];
   const missing = REQUIRED.filter((name) => !read(name));
   if (missing.length > 0) {
     throw new Error(`Cannot run the contract suite against SLICER_AUTH_URL: set ${missing.join(', ')} (environment or .env)`);
