@@ -5,6 +5,7 @@
  */
 import { type APIRequestContext, type APIResponse, test as base, type TestDetails } from '@playwright/test';
 import { SECRET_ATTRIBUTE, TokensPage } from '../src/auth_ui/tokens_page.ts';
+import { redact } from '../src/redact.ts';
 import { loadTarget, type Target } from './target.ts';
 
 export { expect } from '@playwright/test';
@@ -59,11 +60,7 @@ export class ContractApi {
 
   /** Replaces every known secret in a text. */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.#secrets) {
-      if (secret) out = out.split(secret).join('[redacted]').split(encodeURIComponent(secret)).join('[redacted]');
-    }
-    return out;
+    return redact(text, this.#secrets);
   }
 
   /** Registers a value to redact from now on. */

@@ -2,15 +2,13 @@
  * Where the suite keeps its files (all git-ignored) and how long a saved
  * browser login is trusted.
  */
-import { setting } from './target.ts';
-
-export { setting };
+import { readSetting } from '../src/env.ts';
 
 /** The browser's saved login, unless `SLICER_UI_STORAGE_STATE` names one. */
-export const STORAGE_STATE = setting('SLICER_UI_STORAGE_STATE') ?? '.auth/ui-state.json';
+export const STORAGE_STATE = readSetting('SLICER_UI_STORAGE_STATE') ?? '.auth/ui-state.json';
 
 /** A saved login older than a token's lifetime is redone. */
 export const STORAGE_STATE_MAX_AGE_MS = 3600_000;
 
 /** Reports folder: HTML report, JUnit file, failure artifacts. */
-export const REPORTS = setting('SLICER_CONTRACT_REPORTS') ?? 'reports/contract';
+export const REPORTS = readSetting('SLICER_CONTRACT_REPORTS') ?? 'reports/contract';

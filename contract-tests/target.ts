@@ -5,9 +5,7 @@
  * the configured (live) service and starts nothing.
  */
 import process from 'node:process';
-import { type EnvValues, readEnv, readSetting as setting } from '../src/env.ts';
-
-export { setting };
+import { type EnvValues, readEnv, readSetting } from '../src/env.ts';
 
 /** Settings of the service under test. */
 export interface Target {
@@ -31,7 +29,7 @@ const REQUIRED = ['SLICER_AUTH_URL', 'SLICER_BASE_URL', 'SLICER_USERNAME', 'SLIC
 
 /** @returns whether a live service is configured (and not the sandbox the global setup started) */
 export function liveConfigured(): boolean {
-  return !process.env.SLICER_CONTRACT_SANDBOX_ENV && setting('SLICER_AUTH_URL') !== undefined;
+  return !process.env.SLICER_CONTRACT_SANDBOX_ENV && readSetting('SLICER_AUTH_URL') !== undefined;
 }
 
 /**
@@ -41,7 +39,7 @@ export function liveConfigured(): boolean {
  * @throws Error listing the missing variables of a live target
  */
 export function loadTarget(): Target {
-  const probePath = (setting('SLICER_CONTRACT_PROBE_PATH') ?? '').replace(/^\/+/, '');
+  const probePath = (readSetting('SLICER_CONTRACT_PROBE_PATH') ?? '').replace(/^\/+/, '');
   const sandbox = process.env.SLICER_CONTRACT_SANDBOX_ENV;
   // The sandbox's settings come from the global setup; a live target's from the environment and .env, read once.
   const values: EnvValues = sandbox ? (JSON.parse(sandbox) as EnvValues) : readEnv();

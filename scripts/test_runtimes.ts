@@ -5,14 +5,15 @@
  * summary line.
  */
 import process from 'node:process';
+import { ENV_KEYS } from '../src/env.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { runProcess } from '../src/testing/processes.ts';
 
 /** The module's own unit tests (node:test + node:assert/strict), portable as they are. */
 const UNIT_TESTS = ['src/token_cache_test.ts', 'src/config_test.ts', 'src/client_test.ts', 'src/token_source_test.ts'];
 const BIN = 'node_modules/.bin';
-const DENO_ENV =
-  'SLICER_AUTH_URL,SLICER_BASE_URL,SLICER_PREDICT_BASE_URL,SLICER_USERNAME,SLICER_PASSWORD,SLICER_SERVICE_ID,SLICER_PREDICT_SERVICE_ID,SLICER_TOKEN,SLICER_PREDICT_TOKEN,SLICER_TOKEN_TRANSPORT,SLICER_REFRESH_MARGIN_SECONDS,SLICER_ALLOW_INSECURE_HTTP,SLICER_TOKEN_CACHE';
+/** Deno may read exactly the module's variables, nothing more. */
+const DENO_ENV = ENV_KEYS.join(',');
 
 const sandbox = await startSandbox({ testMode: true });
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };

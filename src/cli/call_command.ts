@@ -2,7 +2,6 @@
  * `slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope S]`.
  */
 import { parseArgs } from 'node:util';
-import { HTTPError } from 'ky';
 import { createAuthClient } from '../client.ts';
 import type { AuthedFetchOptions } from '../authed_fetch.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
@@ -61,10 +60,8 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
     }
     options.body = form;
   }
-  const response = await createAuthClient().authedFetch(path, options).catch((error: unknown) => {
-    if (error instanceof HTTPError) return error.response;
-    throw error;
-  });
+  // throwHttpErrors is off: an error status is printed, not thrown.
+  const response = await createAuthClient().authedFetch(path, options);
   io.err(`${response.status} ${response.statusText}`);
   const text = await response.text();
   if (text) io.out(text);

@@ -110,6 +110,18 @@ export function securityView(): Html {
   `;
 }
 
+/** A labelled table: its header cells, then its rows. */
+function table(label: string, headers: readonly (string | Html)[], rows: readonly Html[]): Html {
+  return html`
+    <table aria-label="${label}">
+      <thead>
+        <tr>${headers.map((h) => html`<th>${h}</th>`)}</tr>
+      </thead>
+      <tbody>${rows}</tbody>
+    </table>
+  `;
+}
+
 function revokeButton(url: string, confirmText: string, label = 'Revoke'): Html {
   return html`<button class="danger" type="button" data-revoke="${url}" data-confirm="${confirmText}">${label}</button>`;
 }
@@ -141,20 +153,9 @@ export function tokensView(tokens: readonly TokenRecord[]): Html {
     ${topNav('tokens')}<main>
       <div class="card">
     <div class="toolbar"><h1>Permanent tokens</h1><button class="primary" type="button" id="new-token">New permanent token</button></div>
-    ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : html`
-      <table aria-label="Permanent tokens">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Scopes</th>
-            <th>Created</th>
-            <th>Status</th>
-            <th><span class="muted">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody>${rows}</tbody>
-      </table>
-    `}
+    ${tokens.length === 0
+      ? html`<p class="empty">No permanent tokens yet.</p>`
+      : table('Permanent tokens', ['Name', 'Scopes', 'Created', 'Status', html`<span class="muted">Actions</span>`], rows)}
       </div>
     </main>
     <dialog id="new-token-dialog" aria-labelledby="new-token-title">
@@ -191,45 +192,29 @@ export function sessionsView(sessions: readonly Session[], current: string, temp
     ${topNav('sessions')}<main>
       <div class="card">
         <h1>Browser sessions</h1>
-        <table aria-label="Browser sessions">
-          <thead>
-            <tr>
-              <th>Browser</th>
-              <th>Since</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-    ${sessions.map(
-      (s) =>
-        html`
-          <tr>
-            <td>${s.userAgent || 'unknown'}${s.id === current
-              ? html`
-                <span class="badge active">This browser</span>
-              `
-              : ''}</td>
-            <td>${when(s.createdAt)}</td>
-            <td>${revokeButton(`/security/sessions/${s.id}/revoke`, 'End this session?')}</td>
-          </tr>
-        `,
-    )}
-          </tbody>
-        </table>
+        ${table(
+          'Browser sessions',
+          ['Browser', 'Since', ''],
+          sessions.map((s) =>
+            html`
+              <tr>
+                <td>${s.userAgent || 'unknown'}${s.id === current
+                  ? html`
+                    <span class="badge active">This browser</span>
+                  `
+                  : ''}</td>
+                <td>${when(s.createdAt)}</td>
+                <td>${revokeButton(`/security/sessions/${s.id}/revoke`, 'End this session?')}</td>
+              </tr>
+            `
+          ),
+        )}
       </div>
       <div class="card" style="margin-top:20px"><h2>Active temporary tokens</h2>
-    ${temporary.length === 0 ? html`<p class="empty">No active temporary tokens.</p>` : html`
-      <table aria-label="Temporary tokens">
-        <thead>
-          <tr>
-            <th>Scope</th>
-            <th>Issued</th>
-            <th>Expires</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-      ${temporary.map(
+    ${temporary.length === 0 ? html`<p class="empty">No active temporary tokens.</p>` : table(
+      'Temporary tokens',
+      ['Scope', 'Issued', 'Expires', ''],
+      temporary.map(
         (t) =>
           html`
             <tr>
@@ -239,9 +224,8 @@ export function sessionsView(sessions: readonly Session[], current: string, temp
               <td>${revokeButton(`/security/tokens/${t.id}/revoke`, 'Revoke this temporary token?')}</td>
             </tr>
           `,
-      )}</tbody>
-      </table>
-    `}
+      ),
+    )}
       </div>
     </main>
   `;
