@@ -19,9 +19,9 @@
  */
 export { authedFetch, getToken } from './src/default_client.ts';
 export { createAuthClient } from './src/client.ts';
-export type { AuthClient, AuthClientOptions, Logger } from './src/client.ts';
+export type { AuthClient, AuthClientOptions, FetchLike, Logger } from './src/client.ts';
 export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';
-export type { ScopeInput, TokenTransport } from './src/config.ts';
+export type { ScopeInput, SettingOptions, TokenTransport } from './src/config.ts';
 export type { GetTokenOptions } from './src/token_cache.ts';
 export {
   AuthError,

@@ -5,7 +5,7 @@
  * summary line.
  */
 import process from 'node:process';
-import { ENV_KEYS } from '../src/env.ts';
+import { ENV_KEYS } from '../src/settings.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { runProcess } from '../src/testing/processes.ts';
 

@@ -4,9 +4,17 @@
  */
 import ky, { type Input, type Options, type ResponsePromise, type RetryOptions } from 'ky';
 import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed_fetch.ts';
-import { type Credentials, parseConfig, resolveScope, type ScopeInput, type ScopeTarget, type SettingsOptions } from './config.ts';
+import {
+  type Credentials,
+  type Needs,
+  parseConfig,
+  resolveScope,
+  type ScopeInput,
+  type ScopeTarget,
+  type SettingOptions,
+} from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
-import { ConfigError, isAuthError } from './errors.ts';
+import { isAuthError } from './errors.ts';
 import { createFileCache } from './file_cache.ts';
 import { authRequestOptions } from './hooks.ts';
 import { redact } from './redact.ts';
@@ -19,13 +27,19 @@ export interface Logger {
   warn(message: string): void;
 }
 
+/**
+ * The fetch the client sends with: a minimal signature of our own, because
+ * runtimes disagree about `typeof fetch`'s extra members (Bun's `preconnect`).
+ */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
 /** Options of {@link createAuthClient}. Settings override the matching variables. */
-export interface AuthClientOptions extends SettingsOptions, ReadEnvOptions {
+export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
   /**
    * The fetch every request goes through (token endpoint and services).
    * @default globalThis.fetch
    */
-  fetch?: typeof globalThis.fetch | undefined;
+  fetch?: FetchLike | undefined;
   /**
    * Monotonic clock in ms; token lifetimes are measured on it.
    * @default performance.now
@@ -62,17 +76,27 @@ export interface AuthClient {
    * @param options `minValidity`: seconds the token must still be valid
    * @throws {AuthError} `CONFIG_INVALID`, `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`
    */
-  getToken(scope?: ScopeInput | string, options?: GetTokenOptions): Promise<string>;
+  getToken(scope?: ScopeInput, options?: GetTokenOptions): Promise<string>;
   /** Authenticated ky-like instance; see {@link AuthedFetch}. */
   readonly authedFetch: AuthedFetch;
   /**
    * Drops cached temporary tokens: one scope's, or all.
    * @param scope `'slicer'`, `'predict'` or `service_id=<id>`; all when omitted
    */
-  invalidate(scope?: ScopeInput | string): void;
+  invalidate(scope?: ScopeInput): void;
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:/i;
+
+/**
+ * Whether a request input is a path to resolve against a base URL.
+ *
+ * @param input what the caller passed to authedFetch
+ * @returns true for a string that is not an absolute URL
+ */
+export function isRelative(input: Input): boolean {
+  return typeof input === 'string' && !ABSOLUTE_URL.test(input);
+}
 
 /**
  * The caller's retry options, adjusted for authentication: ky counts the one
@@ -104,7 +128,19 @@ function keepingAuthRetry(retry: Options['retry']): RetryOptions {
  * ```
  */
 export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
-  const config = parseConfig(readEnv(options), options);
+  return buildClient(options);
+}
+
+/**
+ * {@link createAuthClient}, told what its first call will need, so that a
+ * configuration error lists that too (the lazy default client uses it).
+ *
+ * @param options as for createAuthClient
+ * @param needs the scope and URL kind of the first call
+ * @returns the client
+ */
+export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 'slicer' }): AuthClient {
+  const config = parseConfig(readEnv(options), options, needs);
   const send = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? (() => performance.now());
   const secrets = [config.password, config.token, config.predictToken];
@@ -145,12 +181,9 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
 
   function call(input: Input, callOptions: AuthedFetchOptions = {}): ResponsePromise {
     const { scope, hooks, retry, ...kyOptions } = callOptions;
-    const target = resolveScope(config, scope);
-    const relative = typeof input === 'string' && !ABSOLUTE_URL.test(input);
+    const relative = isRelative(input);
+    const target = resolveScope(config, scope, relative);
     const prefixUrl = relative ? target.baseUrl : undefined;
-    if (relative && !prefixUrl) {
-      throw new ConfigError([{ key: target.baseUrlKey, message: 'missing: set it, or pass an absolute URL' }], `request "${input}"`);
-    }
     const auth = authRequestOptions({
       target,
       transport: config.transport,

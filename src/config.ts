@@ -1,21 +1,58 @@
 /**
- * Turns raw settings (environment, `.env`, client options) into a validated
- * {@link Config}, and a caller's scope into a {@link ScopeTarget}.
+ * Turns raw settings (environment, env file, client options) into a validated
+ * {@link Config} with the source of every value, and a caller's scope into a
+ * {@link ScopeTarget}.
  *
- * Validation is one valibot schema keyed by variable name, so one
- * {@link ConfigError} lists every missing or malformed variable at once.
- * Messages never include the value received (it may be a secret).
+ * Validation is the settings table's schema (`settings.ts`), so one
+ * {@link ConfigError} lists every missing or malformed variable at once, each
+ * with where its value came from. Messages never include a value (it may be
+ * a secret).
  */
 import * as v from 'valibot';
+import { describeSource, type Found, type Source } from './env.ts';
 import { ConfigError, type ConfigIssue, InsecureAuthUrlError } from './errors.ts';
-import type { EnvKey, EnvValues } from './env.ts';
-import { Secret } from './redact.ts';
+import { redact, type Secret } from './redact.ts';
+import { type EnvKey, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
 
 /** How a token travels to the services (contract 5.1). */
-export type TokenTransport = 'header' | 'post';
+export type TokenTransport = Settings['transport'];
 
-/** A scope: a short name, or a full `service_id=<id>` string. */
+/** A scope: a short name, or a full `service_id=<id>` string (contract 4.1). */
 export type ScopeInput = 'slicer' | 'predict' | `service_id=${string}`;
+
+/**
+ * Settings given as client options; each overrides its variable.
+ * Kept hand-written so editors show exact types; `type-tests/` checks that it
+ * names exactly the settings of the table.
+ */
+export interface SettingOptions {
+  /** Base address of the authorization service. @default SLICER_AUTH_URL */
+  authUrl?: string | URL | undefined;
+  /** Base address of the slicing service. @default SLICER_BASE_URL */
+  baseUrl?: string | URL | undefined;
+  /** Base address of the prediction service. @default SLICER_PREDICT_BASE_URL */
+  predictBaseUrl?: string | URL | undefined;
+  /** User of the password grant. @default SLICER_USERNAME */
+  username?: string | undefined;
+  /** Password of the password grant. @default SLICER_PASSWORD */
+  password?: string | undefined;
+  /** Identifier of the slicing service. @default SLICER_SERVICE_ID */
+  serviceId?: string | undefined;
+  /** Identifier of the prediction service. @default SLICER_PREDICT_SERVICE_ID */
+  predictServiceId?: string | undefined;
+  /** Permanent token for the slicing service. @default SLICER_TOKEN */
+  token?: string | undefined;
+  /** Permanent token for the prediction service. @default SLICER_PREDICT_TOKEN */
+  predictToken?: string | undefined;
+  /** How the token travels. @default "header" */
+  transport?: TokenTransport | undefined;
+  /** Refresh this many seconds before expiry (capped at half the lifetime). @default 300 */
+  refreshMarginSeconds?: number | undefined;
+  /** Allow the password and tokens over plain http to a non-loopback host. @default false */
+  allowInsecureHttp?: boolean | undefined;
+  /** File of the cross-process token cache. @default SLICER_TOKEN_CACHE, else none */
+  tokenCacheFile?: string | undefined;
+}
 
 /** What the password grant needs (contract 4.1). */
 export interface Credentials {
@@ -27,158 +64,135 @@ export interface Credentials {
   readonly password: Secret;
 }
 
-/** Validated settings of one client. */
-export interface Config {
-  /** Base address of the authorization service, without trailing slash. */
-  readonly authUrl: string | undefined;
-  /** Base address of the slicing service. */
-  readonly baseUrl: string | undefined;
-  /** Base address of the prediction service. */
-  readonly predictBaseUrl: string | undefined;
-  /** User for the password grant. */
-  readonly username: string | undefined;
-  /** Password for the password grant. */
-  readonly password: Secret | undefined;
-  /** The slicing service's identifier (scope `service_id=<id>`). */
-  readonly serviceId: string;
-  /** The prediction service's identifier. */
-  readonly predictServiceId: string | undefined;
-  /** Permanent token for the slicing service. */
-  readonly token: Secret | undefined;
-  /** Permanent token for the prediction service. */
-  readonly predictToken: Secret | undefined;
-  /** How tokens are sent. */
-  readonly transport: TokenTransport;
-  /** Configured refresh margin in seconds, if any. */
-  readonly refreshMarginSeconds: number | undefined;
-  /** Whether the password may go over plain http to a non-loopback host. */
-  readonly allowInsecureHttp: boolean;
-  /** File of the cross-process token cache, if enabled. */
-  readonly tokenCacheFile: string | undefined;
+/** Validated settings of one client, with the source of each. */
+export type Config = Readonly<Settings> & {
   /** Auth URL, user and password, when all three are set. */
   readonly credentials: Credentials | undefined;
+  /** Where each set value came from. */
+  readonly sources: Readonly<Partial<Record<SettingName, Source>>>;
+};
+
+/** Raw variables: as `readEnv` finds them, or bare strings (counted as from the environment). */
+export type EnvInput = Partial<Record<EnvKey, string | Found>>;
+
+/** What a call needs besides well-formed settings. */
+export interface Needs {
+  /**
+   * The scope it uses: its service id, and credentials unless a permanent token covers it;
+   * `null` for a task that uses no scope (the UI).
+   * @default "slicer"
+   */
+  readonly scope?: ScopeInput | string | null | undefined;
+  /** A relative URL: the scope's base URL. */
+  readonly relative?: boolean | undefined;
+  /** The password grant itself, even where a permanent token covers the scope (the contract suite). */
+  readonly credentials?: boolean | undefined;
+  /** The authorization service, without the password grant (its UI). */
+  readonly authUrl?: boolean | undefined;
 }
 
-const message = (text: string) => () => text;
+const NAMES = Object.keys(SETTINGS) as SettingName[];
 
-const httpUrl = v.pipe(
-  v.string(),
-  v.trim(),
-  v.url(message('expected an http(s) URL such as https://auth.example.com')),
-  v.check((value) => /^https?:\/\//i.test(value), message('expected an http(s) URL such as https://auth.example.com')),
-  v.transform((value) => value.replace(/\/+$/, '')),
-);
+/** The option names of the settings that hold no secret. */
+export const PUBLIC_SETTINGS: readonly SettingName[] = NAMES.filter((name) => !('secret' in SETTINGS[name]));
 
-const identifier = v.pipe(
-  v.string(),
-  v.trim(),
-  v.regex(/^[^\s=&]+$/, message('expected a service identifier without spaces, "=" or "&"')),
-);
+type Present = Partial<Record<SettingName, unknown>>;
 
-const secret = v.pipe(v.string(), v.transform((value) => new Secret(value)));
+/**
+ * The settings a call needs that are not set, in table order. Works on raw
+ * strings and on a parsed config alike: only presence and service ids matter.
+ */
+function missingFor(present: Present, needs: Needs): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const miss = (name: SettingName, why: string) => issues.push({ key: SETTINGS[name].env, option: name, message: `missing: ${why}` });
+  const scope = needs.scope === undefined ? 'slicer' : needs.scope;
+  const target = scope === null ? 'none' : scopeKind(present, scope);
+  if (target === 'slicer' && !present.serviceId) miss('serviceId', 'set it to the slicing service identifier');
+  if (target === 'predict' && !present.predictServiceId) miss('predictServiceId', 'set it to use scope "predict"');
+  const permanent = target === 'predict' ? present.predictToken : target === 'slicer' ? present.token : undefined;
+  const grant = needs.credentials || (target !== 'invalid' && target !== 'none' && !permanent);
+  if ((grant || needs.authUrl) && !present.authUrl) miss('authUrl', 'set it to the authorization service URL');
+  if (grant) {
+    const why = 'needed for the password grant (or set a permanent token)';
+    if (!present.username) miss('username', why);
+    if (!present.password) miss('password', why);
+  }
+  if (needs.relative) {
+    const base: SettingName = target === 'predict' ? 'predictBaseUrl' : 'baseUrl';
+    if (!present[base]) miss(base, 'set it, or pass an absolute URL');
+  }
+  if (target === 'invalid') {
+    const shown = redact(String(scope), [present.password, present.token, present.predictToken] as (string | Secret | undefined)[]);
+    issues.push({ key: 'scope', message: `expected "slicer", "predict" or "service_id=<id>", got "${shown}"` });
+  }
+  return issues;
+}
 
-const flag = v.pipe(
-  v.string(),
-  v.trim(),
-  v.toLowerCase(),
-  v.picklist(['1', 'true', 'yes', '0', 'false', 'no'], message('expected 1/true/yes or 0/false/no')),
-  v.transform((value) => ['1', 'true', 'yes'].includes(value)),
-);
+function inTableOrder(issues: ConfigIssue[]): ConfigIssue[] {
+  const order = (issue: ConfigIssue) => (issue.option ? NAMES.indexOf(issue.option as SettingName) : NAMES.length);
+  return issues.sort((a, b) => order(a) - order(b));
+}
 
-const ConfigSchema = v.object({
-  SLICER_AUTH_URL: v.optional(httpUrl),
-  SLICER_BASE_URL: v.optional(httpUrl),
-  SLICER_PREDICT_BASE_URL: v.optional(httpUrl),
-  SLICER_USERNAME: v.optional(v.pipe(v.string(), v.trim())),
-  SLICER_PASSWORD: v.optional(secret),
-  SLICER_SERVICE_ID: identifier,
-  SLICER_PREDICT_SERVICE_ID: v.optional(identifier),
-  SLICER_TOKEN: v.optional(secret),
-  SLICER_PREDICT_TOKEN: v.optional(secret),
-  SLICER_TOKEN_TRANSPORT: v.optional(
-    v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['header', 'post'], message('expected "header" or "post"'))),
-    'header',
-  ),
-  SLICER_REFRESH_MARGIN_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.transform(Number),
-      v.number(message('expected a number of seconds')),
-      v.minValue(0, message('expected a number of seconds, 0 or more')),
-    ),
-  ),
-  SLICER_ALLOW_INSECURE_HTTP: v.optional(flag, 'false'),
-  SLICER_TOKEN_CACHE: v.optional(v.pipe(v.string(), v.trim())),
-}, message('missing: set it to the slicing service identifier'));
-
-/** Names the client options that stand for each variable. */
-export const OPTION_FOR_KEY = {
-  SLICER_AUTH_URL: 'authUrl',
-  SLICER_BASE_URL: 'baseUrl',
-  SLICER_PREDICT_BASE_URL: 'predictBaseUrl',
-  SLICER_USERNAME: 'username',
-  SLICER_PASSWORD: 'password',
-  SLICER_SERVICE_ID: 'serviceId',
-  SLICER_PREDICT_SERVICE_ID: 'predictServiceId',
-  SLICER_TOKEN: 'token',
-  SLICER_PREDICT_TOKEN: 'predictToken',
-  SLICER_TOKEN_TRANSPORT: 'transport',
-  SLICER_REFRESH_MARGIN_SECONDS: 'refreshMarginSeconds',
-  SLICER_ALLOW_INSECURE_HTTP: 'allowInsecureHttp',
-  SLICER_TOKEN_CACHE: 'tokenCacheFile',
-} as const satisfies Record<EnvKey, string>;
-
-/** Settings given as client options; each overrides its variable. */
-export type SettingsOptions = {
-  -readonly [K in EnvKey as (typeof OPTION_FOR_KEY)[K]]?: string | number | boolean | undefined;
-};
+/** Which configured service a scope names; `other` for a `service_id=` of neither. */
+function scopeKind(present: Present, scope: string): 'slicer' | 'predict' | 'other' | 'invalid' {
+  if (scope === 'slicer' || scope === 'predict') return scope;
+  const id = /^service_id=([^\s=&]+)$/.exec(scope)?.[1];
+  if (id === undefined) return 'invalid';
+  if (present.serviceId !== undefined && id === String(present.serviceId)) return 'slicer';
+  if (present.predictServiceId !== undefined && id === String(present.predictServiceId)) return 'predict';
+  return 'other';
+}
 
 /**
  * Validates settings: options override variables.
  *
- * @param env values read by `readEnv`
+ * @param env values read by `readEnv` (a bare string counts as from the environment)
  * @param options explicit client options
+ * @param needs what the caller is about to do: when anything is wrong, its missing settings join the same error
  * @returns the validated configuration
- * @throws {ConfigError} `CONFIG_INVALID` listing every missing or malformed setting
+ * @throws {ConfigError} `CONFIG_INVALID` listing every missing or malformed setting, with its source
  * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a password over plain http to a non-loopback host
  */
-export function parseConfig(env: EnvValues, options: SettingsOptions = {}): Config {
-  const raw: Record<string, string> = {};
-  for (const [key, option] of Object.entries(OPTION_FOR_KEY) as [EnvKey, keyof SettingsOptions][]) {
-    const value = options[option] ?? env[key];
-    if (value !== undefined && String(value).trim() !== '') raw[key] = String(value);
+export function parseConfig(env: EnvInput, options: SettingOptions = {}, needs?: Needs): Config {
+  const raw: Partial<Record<SettingName, string>> = {};
+  const sources: Partial<Record<SettingName, Source>> = {};
+  for (const name of NAMES) {
+    const option = options[name];
+    const given = env[SETTINGS[name].env];
+    const found: Found | undefined = typeof given === 'string' ? { value: given, source: { kind: 'environment' } } : given;
+    const value = option !== undefined ? String(option) : found?.value;
+    if (value === undefined || value.trim() === '') continue;
+    raw[name] = value.trim();
+    sources[name] = option !== undefined || !found ? { kind: 'option' } : found.source;
   }
-  const result = v.safeParse(ConfigSchema, raw);
-  if (!result.success) {
-    // One line per variable: a value can fail several checks of the same pipe.
-    const byKey = new Map<string, ConfigIssue>();
-    for (const issue of result.issues) {
-      const key = String(issue.path?.[0]?.key ?? 'settings');
-      if (!byKey.has(key)) byKey.set(key, { key, message: issue.message });
+  const result = v.safeParse(SettingsSchema, raw);
+  // One line per setting: a value can fail several checks of the same pipe.
+  const byKey = new Map<string, ConfigIssue>();
+  for (const issue of result.issues ?? []) {
+    const name = issue.path?.[0]?.key as SettingName;
+    const source = sources[name];
+    if (!byKey.has(name)) {
+      byKey.set(name, { key: SETTINGS[name].env, option: name, message: issue.message, source: source && describeSource(source) });
     }
-    throw new ConfigError([...byKey.values()]);
   }
-  const out = result.output;
+  // Every use needs the slicing service id. When anything is wrong, the same error also lists what
+  // the caller's next step needs, so a user fixes the configuration in one round.
+  const known = (issue: ConfigIssue) => issue.option !== undefined && byKey.has(issue.option);
+  const baseline = needs?.scope === null ? [] : missingFor(raw, { scope: 'slicer' }).filter((i) => i.option === 'serviceId');
+  const issues = [...byKey.values(), ...baseline.filter((i) => !known(i))];
+  if (issues.length > 0 && needs) {
+    for (const issue of missingFor(raw, needs)) if (!issues.some((i) => i.key === issue.key)) issues.push(issue);
+  }
+  if (!result.success || issues.length > 0) throw new ConfigError(inTableOrder(issues));
+  const settings = result.output;
   const config: Config = {
-    authUrl: out.SLICER_AUTH_URL,
-    baseUrl: out.SLICER_BASE_URL,
-    predictBaseUrl: out.SLICER_PREDICT_BASE_URL,
-    username: out.SLICER_USERNAME,
-    password: out.SLICER_PASSWORD,
-    serviceId: out.SLICER_SERVICE_ID,
-    predictServiceId: out.SLICER_PREDICT_SERVICE_ID,
-    token: out.SLICER_TOKEN,
-    predictToken: out.SLICER_PREDICT_TOKEN,
-    transport: out.SLICER_TOKEN_TRANSPORT as TokenTransport,
-    refreshMarginSeconds: out.SLICER_REFRESH_MARGIN_SECONDS,
-    allowInsecureHttp: out.SLICER_ALLOW_INSECURE_HTTP as boolean,
-    tokenCacheFile: out.SLICER_TOKEN_CACHE,
-    credentials: out.SLICER_AUTH_URL && out.SLICER_USERNAME && out.SLICER_PASSWORD
-      ? { authUrl: out.SLICER_AUTH_URL, username: out.SLICER_USERNAME, password: out.SLICER_PASSWORD }
+    ...settings,
+    credentials: settings.authUrl && settings.username && settings.password
+      ? { authUrl: settings.authUrl, username: settings.username, password: settings.password }
       : undefined,
+    sources,
   };
-  if (config.authUrl && config.password && !config.allowInsecureHttp) assertSafeAuthUrl(config.authUrl);
+  if (config.authUrl && config.password && !config.allowInsecureHttp) assertSafeUrl(config.authUrl, 'SLICER_AUTH_URL');
   return config;
 }
 
@@ -193,9 +207,16 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-function assertSafeAuthUrl(authUrl: string): void {
-  const url = new URL(authUrl);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) throw new InsecureAuthUrlError(url.host);
+/**
+ * Refuses a plain-http URL on a non-loopback host: secrets would cross the network in clear.
+ *
+ * @param url the URL a secret is about to be sent to
+ * @param variable the setting that names it, for the message
+ * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL`
+ */
+export function assertSafeUrl(url: string | URL, variable: string): void {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw new InsecureAuthUrlError(parsed.host, variable);
 }
 
 /** What a scope resolves to for one client. */
@@ -215,42 +236,65 @@ export interface ScopeTarget {
 }
 
 /**
+ * Checks a scope typed by a user (CLI argument, worker variable).
+ *
+ * @param value the text given
+ * @returns the value as a {@link ScopeInput}
+ * @throws {ConfigError} `CONFIG_INVALID` for anything but `slicer`, `predict` or `service_id=<id>`
+ */
+export function parseScope(value: string): ScopeInput {
+  if (value === 'slicer' || value === 'predict' || /^service_id=[^\s=&]+$/.test(value)) return value as ScopeInput;
+  throw new ConfigError([{ key: 'scope', message: `expected "slicer", "predict" or "service_id=<id>", got "${value}"` }]);
+}
+
+/**
+ * The service id a scope names: `slicer` and `predict` map to the configured
+ * ids, `service_id=<id>` to its id. The one place scopes are mapped.
+ *
+ * @param config the client's configuration
+ * @param scope the scope, as given
+ * @returns the id, or undefined when it is not configured or the scope is malformed
+ */
+export function serviceIdOf(config: Pick<Config, 'serviceId' | 'predictServiceId'>, scope: string): string | undefined {
+  if (scope === 'slicer') return config.serviceId;
+  if (scope === 'predict') return config.predictServiceId;
+  return /^service_id=([^\s=&]+)$/.exec(scope)?.[1];
+}
+
+/**
+ * Checks that a configuration has what a task needs.
+ *
+ * @param config a parsed configuration
+ * @param needs the scope, URL kind and credentials the task needs
+ * @param task what is being attempted, for the message, e.g. `run the contract suite`
+ * @throws {ConfigError} `CONFIG_INVALID` listing everything missing at once
+ */
+export function requireSettings(config: Config, needs: Needs, task?: string): void {
+  const issues = missingFor(config, needs);
+  if (issues.length > 0) throw new ConfigError(issues, task);
+}
+
+/**
  * Resolves a scope for a client, checking that what it needs is configured.
  *
  * @param config the client's configuration
  * @param input `'slicer'` (default), `'predict'`, or `service_id=<id>`
+ * @param relative whether the call uses a relative URL (then the base URL is needed too)
  * @returns the scope string, base URL and permanent token that apply
- * @throws {ConfigError} `CONFIG_INVALID` when the scope is malformed, or its
- *   service id, or the auth URL and credentials it needs, are missing
+ * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
  */
-export function resolveScope(config: Config, input: ScopeInput | string = 'slicer'): ScopeTarget {
-  const issues: ConfigIssue[] = [];
-  let serviceId: string | undefined;
-  if (input === 'slicer') serviceId = config.serviceId;
-  else if (input === 'predict') {
-    serviceId = config.predictServiceId;
-    if (!serviceId) issues.push({ key: 'SLICER_PREDICT_SERVICE_ID', message: 'missing: set it to use scope "predict"' });
-  } else if (/^service_id=[^\s=&]+$/.test(input)) serviceId = input.slice('service_id='.length);
-  else issues.push({ key: 'scope', message: `expected "slicer", "predict" or "service_id=<id>", got "${input}"` });
-
-  const predict = serviceId !== undefined && serviceId === config.predictServiceId && serviceId !== config.serviceId;
-  const permanentToken = predict ? config.predictToken : serviceId === config.serviceId ? config.token : undefined;
-  if (serviceId !== undefined && !permanentToken) {
-    if (!config.authUrl) issues.push({ key: 'SLICER_AUTH_URL', message: 'missing: set it to the authorization service URL' });
-    if (!config.username) {
-      issues.push({ key: 'SLICER_USERNAME', message: 'missing: needed for the password grant (or set a permanent token)' });
-    }
-    if (!config.password) {
-      issues.push({ key: 'SLICER_PASSWORD', message: 'missing: needed for the password grant (or set a permanent token)' });
-    }
-  }
-  if (issues.length > 0 || serviceId === undefined) throw new ConfigError(issues, `use scope "${input}"`);
+export function resolveScope(config: Config, input: ScopeInput | string = 'slicer', relative = false): ScopeTarget {
+  const valid = scopeKind(config, input) !== 'invalid';
+  requireSettings(config, { scope: input, relative }, valid ? `use scope "${input}"` : 'use this scope');
+  const serviceId = serviceIdOf(config, input) as string; // present: requireSettings checked it
+  const predict = scopeKind(config, input) === 'predict';
+  const permanentToken = predict ? config.predictToken : scopeKind(config, input) === 'slicer' ? config.token : undefined;
   return {
     scope: `service_id=${serviceId}`,
     baseUrl: predict ? config.predictBaseUrl : config.baseUrl,
     permanentToken,
     credentials: permanentToken ? undefined : config.credentials,
-    permanentTokenKey: predict ? 'SLICER_PREDICT_TOKEN' : 'SLICER_TOKEN',
-    baseUrlKey: predict ? 'SLICER_PREDICT_BASE_URL' : 'SLICER_BASE_URL',
+    permanentTokenKey: predict ? SETTINGS.predictToken.env : SETTINGS.token.env,
+    baseUrlKey: predict ? SETTINGS.predictBaseUrl.env : SETTINGS.baseUrl.env,
   };
 }

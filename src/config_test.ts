@@ -80,8 +80,11 @@ describe('configuration', () => {
     const file = join(dir, '.env');
     writeFileSync(file, 'SLICER_SERVICE_ID=from-file\nSLICER_USERNAME=file-user\nUNRELATED=1\n');
     const values = readEnv({ env: { SLICER_USERNAME: 'real-user' }, envFile: file });
-    assert.deepEqual(values, { SLICER_SERVICE_ID: 'from-file', SLICER_USERNAME: 'real-user' });
-    assert.deepEqual(readEnv({ env: {}, envFile: join(dir, 'missing.env') }), {});
+    assert.deepEqual(values, {
+      SLICER_SERVICE_ID: { value: 'from-file', source: { kind: 'file', path: file } },
+      SLICER_USERNAME: { value: 'real-user', source: { kind: 'environment' } },
+    });
+    assert.deepEqual(readEnv({ env: {}, envFile: false }), {});
   });
 
   test('options override variables, and a bad client is never half-built', () => {

@@ -4,14 +4,15 @@
  */
 import type { ResponsePromise } from 'ky';
 import { type AuthedFetch, withMethods } from './authed_fetch.ts';
-import { type AuthClient, createAuthClient } from './client.ts';
-import type { ScopeInput } from './config.ts';
+import { type AuthClient, buildClient, isRelative } from './client.ts';
+import type { Needs, ScopeInput } from './config.ts';
 import type { GetTokenOptions } from './token_cache.ts';
 
 let client: AuthClient | undefined;
 
-function defaultClient(): AuthClient {
-  client ??= createAuthClient();
+/** The default client; `needs` describes the first call, so a configuration error lists all it lacks. */
+function defaultClient(needs?: Needs): AuthClient {
+  client ??= buildClient({}, needs);
   return client;
 }
 
@@ -29,8 +30,8 @@ function defaultClient(): AuthClient {
  * const token = await getToken('predict', { minValidity: 900 });
  * ```
  */
-export async function getToken(scope?: ScopeInput | string, options?: GetTokenOptions): Promise<string> {
-  return defaultClient().getToken(scope, options);
+export async function getToken(scope?: ScopeInput, options?: GetTokenOptions): Promise<string> {
+  return defaultClient({ scope }).getToken(scope, options);
 }
 
 /**
@@ -43,4 +44,6 @@ export async function getToken(scope?: ScopeInput | string, options?: GetTokenOp
  * const result = await authedFetch.post('slice', { json: { model: 'part.stl' } }).json();
  * ```
  */
-export const authedFetch: AuthedFetch = withMethods((input, options): ResponsePromise => defaultClient().authedFetch(input, options));
+export const authedFetch: AuthedFetch = withMethods((input, options): ResponsePromise =>
+  defaultClient({ scope: options?.scope, relative: isRelative(input) }).authedFetch(input, options)
+);

@@ -1,38 +1,36 @@
 /**
- * Reads the module's variables from the process environment and `.env`.
+ * Reads the client's variables from the process environment and `.env`,
+ * remembering where each value came from.
  *
- * Only the fixed list {@link ENV_KEYS} is read, one key at a time: Deno with
- * `--allow-env=KEYS` refuses to enumerate `process.env`. `.env` goes through
- * `dotenv.parse` into a plain object; nothing is written to `process.env`, and
- * a variable already set in the environment wins over `.env`.
+ * Only the fixed list `ENV_KEYS` (from the settings table) is read, one key
+ * at a time: Deno with `--allow-env=KEYS` refuses to enumerate `process.env`.
+ * `.env` goes through `dotenv.parse` into a plain object; nothing is written
+ * to `process.env`, and a variable already set in the environment wins.
  */
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { parse } from 'dotenv';
 import { ConfigError } from './errors.ts';
+import { ENV_KEYS, type EnvKey } from './settings.ts';
 
-/** Every variable the module reads. */
-export const ENV_KEYS = [
-  'SLICER_AUTH_URL',
-  'SLICER_BASE_URL',
-  'SLICER_PREDICT_BASE_URL',
-  'SLICER_USERNAME',
-  'SLICER_PASSWORD',
-  'SLICER_SERVICE_ID',
-  'SLICER_PREDICT_SERVICE_ID',
-  'SLICER_TOKEN',
-  'SLICER_PREDICT_TOKEN',
-  'SLICER_TOKEN_TRANSPORT',
-  'SLICER_REFRESH_MARGIN_SECONDS',
-  'SLICER_ALLOW_INSECURE_HTTP',
-  'SLICER_TOKEN_CACHE',
-] as const;
+/** The variable that names an explicit env file (read from the real environment only). */
+export const ENV_FILE_KEY = 'SLICER_ENV_FILE';
 
-/** One of {@link ENV_KEYS}. */
-export type EnvKey = (typeof ENV_KEYS)[number];
+/** Where a setting's value came from. */
+export type Source =
+  | { readonly kind: 'option' }
+  | { readonly kind: 'environment' }
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'default' };
 
-/** Values found for the module's variables; absent keys are unset. */
-export type EnvValues = Partial<Record<EnvKey, string>>;
+/** A value found for a variable, with its origin. */
+export interface Found {
+  readonly value: string;
+  readonly source: Source;
+}
+
+/** Values found for the client's variables; absent keys are unset. */
+export type EnvValues = Partial<Record<EnvKey, Found>>;
 
 /** Where {@link readEnv} looks. */
 export interface ReadEnvOptions {
@@ -42,46 +40,81 @@ export interface ReadEnvOptions {
    */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /**
-   * Path of the `.env` file, or `false` to read none.
+   * Path of the env file, or `false` to read none. A path given here (or in
+   * `SLICER_ENV_FILE`) must be readable; the default `.env` is optional.
    * @default ".env" in the current directory
    */
   envFile?: string | false | undefined;
 }
 
-/**
- * Reads a `.env` file into a plain object.
- *
- * @param path the file; a missing file gives `{}`
- * @returns the parsed variables
- * @throws {ConfigError} `CONFIG_INVALID` when the file exists but cannot be read
- */
-export function readEnvFile(path: string): Record<string, string> {
+/** Tells how a source reads in messages: `environment`, `.env file "x"`, … */
+export function describeSource(source: Source): string {
+  return source.kind === 'file' ? `file ${source.path}` : source.kind;
+}
+
+const warned = new Set<string>();
+
+/** One variable; a variable Deno's `--allow-env=KEYS` does not allow reads as unset. */
+function lookup(env: Readonly<Record<string, string | undefined>>, key: string): string | undefined {
   try {
-    return parse(readFileSync(path));
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return {};
-    throw new ConfigError([{ key: path, message: `cannot read this .env file (${(error as Error).name})` }], 'load the .env file');
+    return env[key];
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * Collects the module's variables: the real environment first, then `.env`.
+ * Reads an env file into a plain object.
+ *
+ * @param path the file
+ * @param explicit whether the user named it (then it must be readable)
+ * @returns the parsed variables; `{}` for a missing optional file
+ * @throws {ConfigError} `CONFIG_INVALID` when an explicit file is missing, or any existing file cannot be read
+ */
+export function readEnvFile(path: string, explicit = false): Record<string, string> {
+  try {
+    return parse(readFileSync(path));
+  } catch (error) {
+    const name = (error as { code?: unknown }).code ?? (error as Error).name;
+    if (!explicit && name === 'ENOENT') return {};
+    if (!explicit && (name === 'NotCapable' || name === 'PermissionDenied')) {
+      // Deno without --allow-read: an optional .env is skipped, once, with the flag to add.
+      if (!warned.has(path)) {
+        warned.add(path);
+        console.warn(`[slicer-auth] Skipping ${path}: no permission to read it (Deno: add --allow-read=${path})`);
+      }
+      return {};
+    }
+    throw new ConfigError([{ key: path, message: `cannot read this env file (${String(name)})` }], 'load the env file');
+  }
+}
+
+/**
+ * Collects the client's variables: the real environment first, then the env file.
  *
  * @param options where to read from
- * @returns the non-empty values found, by key
- * @throws {ConfigError} `CONFIG_INVALID` when `.env` exists but cannot be read
+ * @returns the non-empty values found, by key, with their source
+ * @throws {ConfigError} `CONFIG_INVALID` when an explicit env file cannot be read
  * @example
  * ```ts
  * const values = readEnv({ envFile: false });
+ * values.SLICER_AUTH_URL?.source; // { kind: 'environment' }
  * ```
  */
 export function readEnv(options: ReadEnvOptions = {}): EnvValues {
   const real = options.env ?? process.env;
-  const file = options.envFile === false ? {} : readEnvFile(options.envFile ?? '.env');
+  const named = options.envFile ?? (options.env ? undefined : lookup(process.env, ENV_FILE_KEY)?.trim() || undefined);
+  const path = named === false ? undefined : named ?? '.env';
+  const file = path === undefined ? {} : readEnvFile(path, named !== undefined);
   const values: EnvValues = {};
   for (const key of ENV_KEYS) {
-    const value = real[key] ?? file[key];
-    if (value !== undefined && value.trim() !== '') values[key] = value;
+    const own = lookup(real, key);
+    const found: Found | undefined = own !== undefined && own.trim() !== ''
+      ? { value: own, source: { kind: 'environment' } }
+      : file[key] !== undefined && file[key].trim() !== ''
+      ? { value: file[key], source: { kind: 'file', path: path as string } }
+      : undefined;
+    if (found) values[key] = found;
   }
   return values;
 }

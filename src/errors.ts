@@ -54,8 +54,12 @@ export class AuthError extends Error {
 
 /** One problem found in the configuration. */
 export interface ConfigIssue {
-  /** The environment variable (or option) at fault, e.g. `SLICER_BASE_URL`. */
+  /** The environment variable (or argument) at fault, e.g. `SLICER_BASE_URL`. */
   readonly key: string;
+  /** The client option standing for that variable, e.g. `baseUrl`. */
+  readonly option?: string | undefined;
+  /** Where the faulty value came from (`environment`, `file .env`, `option`), when one was given. */
+  readonly source?: string | undefined;
   /** What is wrong and what is expected. */
   readonly message: string;
 }
@@ -70,7 +74,10 @@ export class ConfigError extends AuthError {
    * @param context what was being attempted, e.g. `use scope "predict"`
    */
   constructor(issues: readonly ConfigIssue[], context = 'configure the slicer client') {
-    const lines = issues.map((issue) => `  - ${issue.key}: ${issue.message}`).join('\n');
+    const lines = issues.map((issue) => {
+      const notes = [issue.source && `from ${issue.source}`, issue.option && `option ${issue.option}`].filter(Boolean).join('; ');
+      return `  - ${issue.key}: ${issue.message}${notes ? ` (${notes})` : ''}`;
+    }).join('\n');
     super(
       ErrorCode.CONFIG_INVALID,
       `Cannot ${context}: fix these settings (environment, .env or client options):\n${lines}`,
@@ -79,13 +86,20 @@ export class ConfigError extends AuthError {
   }
 }
 
-/** The auth URL is plain http on a non-loopback host and the user did not opt in. Code `INSECURE_AUTH_URL`. */
+/**
+ * A secret (the password, or a token) would go over plain http to a
+ * non-loopback host and the user did not opt in. Code `INSECURE_AUTH_URL`.
+ */
 export class InsecureAuthUrlError extends AuthError {
-  /** @param host the host the password would have been sent to */
-  constructor(host: string) {
+  /**
+   * @param host the host the secret would have been sent to
+   * @param variable the setting naming that URL, e.g. `SLICER_AUTH_URL`
+   */
+  constructor(host: string, variable = 'SLICER_AUTH_URL') {
+    const what = variable === 'SLICER_AUTH_URL' ? 'the password' : 'an access token';
     super(
       ErrorCode.INSECURE_AUTH_URL,
-      `Refusing to send the password over plain http to "${host}": use an https SLICER_AUTH_URL, ` +
+      `Refusing to send ${what} over plain http to "${host}": use an https ${variable}, ` +
         'or set SLICER_ALLOW_INSECURE_HTTP=1 (option allowInsecureHttp) if you accept the risk',
     );
   }

@@ -11,6 +11,7 @@
  */
 import ky, { type AfterResponseHook, type BeforeRequestHook, type Options } from 'ky';
 import type { ScopeTarget, TokenTransport } from './config.ts';
+import type { FetchLike } from './client.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
 
 /** What the hooks of one request need from their client. */
@@ -24,7 +25,7 @@ export interface RequestAuth {
   /** Drops a token the service refused, if it is still the cached one. */
   readonly invalidate: (token: string) => void;
   /** The fetch that finally sends. */
-  readonly fetch: typeof globalThis.fetch;
+  readonly fetch: FetchLike;
 }
 
 const FORM = 'application/x-www-form-urlencoded';

@@ -8,6 +8,7 @@
  */
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import * as v from 'valibot';
+import type { FetchLike } from './client.ts';
 import { TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
@@ -34,7 +35,7 @@ export interface TokenSourceOptions {
   /** Password for the grant. */
   password: Secret;
   /** The fetch to send with. */
-  fetch: typeof globalThis.fetch;
+  fetch: FetchLike;
   /** Monotonic clock in ms. */
   now: () => number;
   /**
@@ -55,11 +56,11 @@ const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 /**
  * The token endpoint of an authorization service.
  *
- * @param authUrl base address, with or without trailing slash
+ * @param authUrl base address, normalised by the config (no trailing slash)
  * @returns `{auth_url}/oauth2/token/`
  */
 export function tokenEndpoint(authUrl: string): string {
-  return `${authUrl.replace(/\/+$/, '')}/oauth2/token/`;
+  return `${authUrl}/oauth2/token/`;
 }
 
 /**
@@ -175,6 +176,9 @@ export async function processGrantResponse(
       `${where}: the token endpoint answered ${response.status} with ${looksHtml ? 'an HTML page' : 'a body that is not JSON'} ` +
         `(content type "${contentType}"), not a JSON token response; check SLICER_AUTH_URL`,
     );
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new TokenResponseError(`${where}: the token response is not a JSON object`, ['(body)']);
   }
   const result = v.safeParse(TokenResponseSchema, json);
   if (!result.success) {

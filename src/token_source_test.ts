@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { inspect } from 'node:util';
-import { ErrorCode, isAuthError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
+import { ErrorCode, isAuthError, TokenRequestRejectedError, type TokenResponseError } from './errors.ts';
+import { processGrantResponse } from './token_source.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 import type { Fault } from './sandbox/store.ts';
 
@@ -65,36 +66,6 @@ describe('token endpoint (contract 4.1)', () => {
   test('an unreachable endpoint is TOKEN_ENDPOINT_UNAVAILABLE', async () => {
     const error = await failure({ authUrl: 'http://127.0.0.1:9', tokenRetries: 0 });
     assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
-  });
-
-  test('an HTML page is TOKEN_RESPONSE_INVALID naming HTML', async () => {
-    fault({ status: 200, body: '<!doctype html><title>Login</title>', contentType: 'text/html' });
-    const error = await failure();
-    assert.equal(error.code, ErrorCode.TOKEN_RESPONSE_INVALID);
-    assert.match(error.message, /HTML page.*text\/html/);
-  });
-
-  test('malformed JSON is TOKEN_RESPONSE_INVALID', async () => {
-    fault({ status: 200, body: '{"token_type": "Bearer", ' });
-    const error = await failure();
-    assert.equal(error.code, ErrorCode.TOKEN_RESPONSE_INVALID);
-    assert.match(error.message, /not JSON/);
-  });
-
-  test('wrong token_type, missing fields and bad expires_in name the fields', async () => {
-    fault(json({ token_type: 'MAC', scope: scope(), access_token: 'abc', expires_in: '3600' }));
-    assert.deepEqual(((await failure()) as TokenResponseError).paths, ['token_type']);
-    fault(json({ token_type: 'Bearer', scope: scope() }));
-    assert.deepEqual(((await failure()) as TokenResponseError).paths, ['access_token', 'expires_in']);
-    fault(json({ token_type: 'bearer', scope: scope(), access_token: 'abc', expires_in: 'soon' }));
-    assert.deepEqual(((await failure()) as TokenResponseError).paths, ['expires_in']);
-    fault(json([1, 2]));
-    assert.equal((await failure()).code, ErrorCode.TOKEN_RESPONSE_INVALID);
-  });
-
-  test('a numeric expires_in and a lower-case bearer are accepted', async () => {
-    fault(json({ token_type: 'bearer', scope: scope(), access_token: 'abc', expires_in: 60 }));
-    assert.equal(await h.client().getToken(), 'abc');
   });
 
   test('a token for another scope than requested is refused', async () => {
@@ -172,4 +143,68 @@ describe('secrets never leak', () => {
     assert.ok(h.warnings.some((w) => /Background token refresh .* failed \(TOKEN_ENDPOINT_UNAVAILABLE\)/.test(w)), h.warnings.join('\n'));
     assert.ok(!h.warnings.join('\n').includes(h.sandbox.env.SLICER_PASSWORD));
   });
+});
+
+describe('processGrantResponse: status, content type and body → grant, or code and paths (table)', () => {
+  const SCOPE = 'service_id=s1';
+  const good = { token_type: 'Bearer', scope: SCOPE, access_token: 'abc', expires_in: '3600' };
+  type Row = [what: string, status: number, type: string, body: string, expected: string | { lifetime: number }, paths?: string[]];
+  const rows: Row[] = [
+    ['the documented answer', 200, 'application/json', JSON.stringify(good), { lifetime: 3600_000 }],
+    [
+      'a numeric expires_in, lower-case bearer',
+      200,
+      'application/json',
+      JSON.stringify({ ...good, token_type: 'bearer', expires_in: 60 }),
+      {
+        lifetime: 60_000,
+      },
+    ],
+    ['an HTML page', 200, 'text/html', '<!doctype html><title>Login</title>', 'TOKEN_RESPONSE_INVALID', []],
+    ['malformed JSON', 200, 'application/json', '{"token_type": "Bearer", ', 'TOKEN_RESPONSE_INVALID', []],
+    ['a wrong token_type', 200, 'application/json', JSON.stringify({ ...good, token_type: 'MAC' }), 'TOKEN_RESPONSE_INVALID', [
+      'token_type',
+    ]],
+    ['missing fields', 200, 'application/json', JSON.stringify({ token_type: 'Bearer', scope: SCOPE }), 'TOKEN_RESPONSE_INVALID', [
+      'access_token',
+      'expires_in',
+    ]],
+    [
+      'an expires_in that is no number',
+      200,
+      'application/json',
+      JSON.stringify({ ...good, expires_in: 'soon' }),
+      'TOKEN_RESPONSE_INVALID',
+      [
+        'expires_in',
+      ],
+    ],
+    ['an empty expires_in', 200, 'application/json', JSON.stringify({ ...good, expires_in: '' }), 'TOKEN_RESPONSE_INVALID', ['expires_in']],
+    ['a zero expires_in', 200, 'application/json', JSON.stringify({ ...good, expires_in: '0' }), 'TOKEN_RESPONSE_INVALID', ['expires_in']],
+    ['an empty access_token', 200, 'application/json', JSON.stringify({ ...good, access_token: '' }), 'TOKEN_RESPONSE_INVALID', [
+      'access_token',
+    ]],
+    ['another scope', 200, 'application/json', JSON.stringify({ ...good, scope: 'service_id=other' }), 'TOKEN_RESPONSE_INVALID', ['scope']],
+    ['a JSON array', 200, 'application/json', '[1,2]', 'TOKEN_RESPONSE_INVALID', ['(body)']],
+    ['an OAuth refusal', 400, 'application/json', '{"error":"invalid_grant"}', 'TOKEN_REQUEST_REJECTED'],
+    ['a refusal that is not JSON', 401, 'text/plain', 'no', 'TOKEN_REQUEST_REJECTED'],
+  ];
+  for (const [what, status, type, body, expected, paths] of rows) {
+    test(what, async () => {
+      const response = new Response(body, { status, headers: { 'content-type': type } });
+      const outcome = await processGrantResponse(response, SCOPE, 1000, []).catch((e: unknown) => e);
+      if (typeof expected === 'object') {
+        assert.deepEqual(outcome, {
+          token: (JSON.parse(body) as { access_token: string }).access_token,
+          expiresAt: 1000 + expected.lifetime,
+          lifetime: expected.lifetime,
+        });
+        return;
+      }
+      assert.ok(isAuthError(outcome), String(outcome));
+      assert.equal(outcome.code, expected);
+      if (paths) assert.deepEqual((outcome as TokenResponseError).paths, paths);
+      if (what === 'an HTML page') assert.match(outcome.message, /HTML page.*text\/html/);
+    });
+  }
 });

@@ -64,6 +64,8 @@ export class TokensPage {
   readonly login: UiLogin | undefined;
   readonly newToken: Locator;
   readonly dialog: NewTokenDialog;
+  /** Set once "Create" was chosen: from then on a token may exist, so a failure must name it. */
+  createClicked = false;
 
   /**
    * @param page a browser page
@@ -136,6 +138,7 @@ export class TokensPage {
       await expect(this.dialog.scopes.getByText(scope, { exact: true })).toBeVisible();
     }
     progress('Choosing "Create"');
+    this.createClicked = true;
     await this.dialog.create.click();
   }
 
@@ -153,7 +156,7 @@ export class TokensPage {
     await this.dialog.copy.click();
     progress('Choosing "Done"');
     await this.dialog.done.click();
-    await expect(this.row(name)).toBeVisible();
+    await expect(this.row(name).first()).toBeVisible();
     return value;
   }
 

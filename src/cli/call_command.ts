@@ -3,6 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
+import { parseScope } from '../config.ts';
 import type { AuthedFetchOptions } from '../authed_fetch.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
@@ -40,7 +41,7 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   if (values.json !== undefined && values.form !== undefined) throw new UsageError('Use --json or --form, not both');
   const options: AuthedFetchOptions = {
     method: method.toUpperCase(),
-    scope: values.scope as AuthedFetchOptions['scope'],
+    scope: parseScope(values.scope),
     throwHttpErrors: false,
     retry: 0,
   };

@@ -5,13 +5,13 @@
  * Playwright is loaded only when this command runs.
  */
 import { parseArgs } from 'node:util';
+import { parseConfig, requireSettings, serviceIdOf } from '../config.ts';
 import { readEnv, readSetting } from '../env.ts';
-import { ConfigError } from '../errors.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const PERMANENT_HELP = `Usage:
-  slicer-auth permanent create --name NAME --scope SCOPE [--scope SCOPE ...]
+  slicer-auth permanent create --name NAME --scope SCOPE [--scope SCOPE ...] [--allow-duplicate]
   slicer-auth permanent list
   slicer-auth permanent revoke (--name NAME | --prefix PREFIX)
 
@@ -21,7 +21,8 @@ describes. Progress goes to standard error; "create" prints the new token's valu
 once on standard output: store it, it is not shown again.
 
   --scope S     slicer, predict, or a service identifier (repeatable)
-  --name N      the token's name (revoke: every active token with exactly this name)
+  --name N      the token's name (revoke: every active token with exactly this name);
+                create refuses a name an active token already has, unless --allow-duplicate
   --prefix P    revoke every active token whose name starts with P
 
 Logs in with SLICER_USERNAME / SLICER_PASSWORD when asked, or uses the Playwright
@@ -39,10 +40,15 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
   if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError('Choose create, list or revoke');
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: 'string' }, scope: { type: 'string', multiple: true }, prefix: { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      prefix: { type: 'string' },
+      'allow-duplicate': { type: 'boolean' },
+    },
     strict: true,
   });
-  const allowed: string[] = { create: ['name', 'scope'], list: [], revoke: ['name', 'prefix'] }[action];
+  const allowed: string[] = { create: ['name', 'scope', 'allow-duplicate'], list: [], revoke: ['name', 'prefix'] }[action];
   const extra = Object.keys(values).filter((key) => !allowed.includes(key));
   if (extra.length > 0) throw new UsageError(`"permanent ${action}" takes no --${extra.join(', --')}`);
   if (action === 'create' && (!values.name || !values.scope?.length)) throw new UsageError('create needs --name and at least one --scope');
@@ -50,25 +56,17 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
     throw new UsageError('revoke needs exactly one of --name or --prefix');
   }
 
-  const env = readEnv();
-  if (!env.SLICER_AUTH_URL) {
-    throw new ConfigError(
-      [{ key: 'SLICER_AUTH_URL', message: 'missing: set it to the authorization service URL' }],
-      `run "permanent ${action}"`,
-    );
-  }
+  const needs = { scope: null, authUrl: true } as const;
+  const config = parseConfig(readEnv(), {}, needs);
+  requireSettings(config, needs, `run "permanent ${action}"`);
+  const authUrl = config.authUrl as string; // requireSettings checked it
   const scopes = (values.scope ?? []).map((scope) => {
-    const id = scope === 'slicer' ? env.SLICER_SERVICE_ID : scope === 'predict' ? env.SLICER_PREDICT_SERVICE_ID : scope;
-    if (!id) {
-      throw new ConfigError([{
-        key: scope === 'slicer' ? 'SLICER_SERVICE_ID' : 'SLICER_PREDICT_SERVICE_ID',
-        message: `missing: needed for --scope ${scope}`,
-      }]);
-    }
+    const id = serviceIdOf(config, scope) ?? scope;
+    if (scope === 'slicer' || scope === 'predict') requireSettings(config, { scope }, `use --scope ${scope}`);
     return id;
   });
   const storageState = readSetting('SLICER_UI_STORAGE_STATE');
-  const login = env.SLICER_USERNAME && env.SLICER_PASSWORD ? { username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD } : undefined;
+  const login = config.username && config.password ? { username: config.username, password: config.password.reveal() } : undefined;
 
   const [{ chromium }, { chromiumLaunchOptions }, { TokensPage }] = await Promise.all([
     import('@playwright/test'),
@@ -83,16 +81,30 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       ...(storageState ? { storageState } : {}),
       permissions: ['clipboard-read', 'clipboard-write'],
     });
-    const tokens = new TokensPage(await context.newPage(), env.SLICER_AUTH_URL.replace(/\/+$/, ''), login);
+    const tokens = new TokensPage(await context.newPage(), authUrl, login);
     await tokens.open(progress);
 
+    const listed = await tokens.list();
     if (action === 'create') {
-      const value = await tokens.create(values.name as string, scopes, progress);
-      progress(`Created "${values.name}" for ${scopes.join(', ')}. Its value follows, shown this once:`);
+      const name = values.name as string;
+      if (!values['allow-duplicate'] && listed.some((t) => !t.revoked && t.name === name)) {
+        io.err(`An active permanent token is already named "${name}": choose another --name, revoke it first, or pass --allow-duplicate.`);
+        return EXIT.FAILED;
+      }
+      let value: string;
+      try {
+        value = await tokens.create(name, scopes, progress);
+      } catch (error) {
+        if (!tokens.createClicked) throw error;
+        throw new Error(
+          `${(error as Error).message}\nThe token "${name}" may have been created without its value being shown: ` +
+            `revoke it with: slicer-auth permanent revoke --name "${name}"`,
+        );
+      }
+      progress(`Created "${name}" for ${scopes.join(', ')}. Its value follows, shown this once:`);
       io.out(value);
       return EXIT.OK;
     }
-    const listed = await tokens.list();
     if (action === 'list') {
       if (listed.length === 0) io.out('No permanent tokens.');
       for (const token of listed) io.out(`${token.revoked ? 'revoked' : 'active '}  ${token.name}`);

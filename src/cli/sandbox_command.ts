@@ -5,6 +5,7 @@
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox } from '../sandbox/mod.ts';
+import { SETTINGS } from '../settings.ts';
 import { type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
@@ -28,11 +29,12 @@ in the environment override the seeded user and service ids.`;
  * @returns options overriding the seeded user and service ids
  */
 export function sandboxOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): SandboxOptions {
+  const read = (name: 'username' | 'password' | 'serviceId' | 'predictServiceId') => env[SETTINGS[name].env] || undefined;
   return {
-    username: env.SLICER_USERNAME || undefined,
-    password: env.SLICER_PASSWORD || undefined,
-    serviceId: env.SLICER_SERVICE_ID || undefined,
-    predictServiceId: env.SLICER_PREDICT_SERVICE_ID || undefined,
+    username: read('username'),
+    password: read('password'),
+    serviceId: read('serviceId'),
+    predictServiceId: read('predictServiceId'),
   };
 }
 
@@ -44,8 +46,9 @@ export function sandboxOptionsFromEnv(env: Readonly<Record<string, string | unde
  * @returns one `KEY=value` line per variable
  */
 export function envLines(sandbox: Sandbox): string[] {
+  const secrets = new Set<string>(Object.values(SETTINGS).filter((s) => 'secret' in s).map((s) => s.env));
   return Object.entries(sandbox.env).map(([key, value]) =>
-    key === 'SLICER_PASSWORD' && value !== SANDBOX_DEFAULTS.password ? `${key}=<the password you set>` : `${key}=${value}`
+    secrets.has(key) && value !== SANDBOX_DEFAULTS.password ? `${key}=<the value you set>` : `${key}=${value}`
   );
 }
 
@@ -59,13 +62,9 @@ export function envLines(sandbox: Sandbox): string[] {
 export async function sandboxCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, 'test-mode': { type: 'boolean' }, help: { type: 'boolean' } },
+    options: { port: { type: 'string' }, 'test-mode': { type: 'boolean' } },
     strict: true,
   });
-  if (values.help) {
-    io.out(SANDBOX_HELP);
-    return 0;
-  }
   const port = Number(values.port ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
   const sandbox = await startSandbox({ ...sandboxOptionsFromEnv(process.env), port, testMode: values['test-mode'] ?? false });

@@ -3,6 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
+import { parseScope } from '../config.ts';
 import { type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
@@ -30,7 +31,7 @@ export async function tokenCommand(args: string[], io: Io): Promise<number> {
   });
   const minValidity = values['min-validity'] === undefined ? undefined : Number(values['min-validity']);
   if (minValidity !== undefined && !(minValidity >= 0)) throw new UsageError('--min-validity takes a number of seconds');
-  const token = await createAuthClient().getToken(values.scope, { minValidity });
+  const token = await createAuthClient().getToken(parseScope(values.scope), { minValidity });
   io.out(values.json ? JSON.stringify({ access_token: token, scope: values.scope }) : token);
   return 0;
 }

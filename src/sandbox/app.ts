@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { SandboxClock } from './clock.ts';
 import { resourceRoutes } from './routes_resource.ts';
-import { testRoutes } from './routes_test.ts';
+import { testRoutes } from './routes_controls.ts';
 import { tokenRoutes } from './routes_token.ts';
 import { uiRoutes } from './routes_ui.ts';
 import type { Store } from './store.ts';

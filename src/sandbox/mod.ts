@@ -12,6 +12,7 @@
  *
  * @module
  */
+import type { Hono } from 'hono';
 import { createSandboxApp, SERVICE_PATHS } from './app.ts';
 import { createClock, type SandboxClock } from './clock.ts';
 import { listen } from './serve.ts';
@@ -41,18 +42,35 @@ export interface SandboxOptions {
   predictServiceId?: string | undefined;
 }
 
+/** The `.env` values that point the module and the contract suite at a sandbox. */
+export type SandboxEnv = {
+  SLICER_AUTH_URL: string;
+  SLICER_BASE_URL: string;
+  SLICER_PREDICT_BASE_URL: string;
+  SLICER_USERNAME: string;
+  SLICER_PASSWORD: string;
+  SLICER_SERVICE_ID: string;
+  SLICER_PREDICT_SERVICE_ID: string;
+};
+
+/** A sandbox without a socket: its app answers `app.request()`. */
+export interface SandboxParts {
+  /** The Hono app. */
+  readonly app: Hono;
+  /** Its state. */
+  readonly store: Store;
+  /** Its clock. */
+  readonly clock: SandboxClock;
+  /** Whether the test controls are mounted. */
+  readonly testMode: boolean;
+  /** The `.env` values for an origin the app is served at. */
+  env(origin: string): SandboxEnv;
+}
+
 /** A running sandbox. */
 export interface Sandbox {
   /** The `.env` lines' values that point the module and the contract suite at it. */
-  readonly env: {
-    SLICER_AUTH_URL: string;
-    SLICER_BASE_URL: string;
-    SLICER_PREDICT_BASE_URL: string;
-    SLICER_USERNAME: string;
-    SLICER_PASSWORD: string;
-    SLICER_SERVICE_ID: string;
-    SLICER_PREDICT_SERVICE_ID: string;
-  };
+  readonly env: SandboxEnv;
   /** Its state, for in-process tests. */
   readonly store: Store;
   /** Its clock. */
@@ -64,12 +82,13 @@ export interface Sandbox {
 }
 
 /**
- * Starts the sandbox on 127.0.0.1.
+ * Builds the sandbox's app, store and clock, without listening: for tests
+ * that need no socket (`parts.app.request(...)`).
  *
- * @param options port, mode, seeded user and service ids
- * @returns the running sandbox
+ * @param options mode, seeded user and service ids (the port is ignored)
+ * @returns the parts
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export function createSandbox(options: SandboxOptions = {}): SandboxParts {
   const settings = {
     username: options.username ?? SANDBOX_DEFAULTS.username,
     password: options.password ?? SANDBOX_DEFAULTS.password,
@@ -84,23 +103,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     predictServiceId: settings.predictServiceId,
   });
   const testMode = options.testMode ?? false;
-  const app = createSandboxApp({ store, clock, testMode });
-  const server = await listen(app.fetch, options.port ?? 0);
   return {
-    env: {
-      SLICER_AUTH_URL: server.origin,
-      SLICER_BASE_URL: `${server.origin}${SERVICE_PATHS.slicer}`,
-      SLICER_PREDICT_BASE_URL: `${server.origin}${SERVICE_PATHS.predict}`,
+    app: createSandboxApp({ store, clock, testMode }),
+    store,
+    clock,
+    testMode,
+    env: (origin) => ({
+      SLICER_AUTH_URL: origin,
+      SLICER_BASE_URL: `${origin}${SERVICE_PATHS.slicer}`,
+      SLICER_PREDICT_BASE_URL: `${origin}${SERVICE_PATHS.predict}`,
       SLICER_USERNAME: settings.username,
       SLICER_PASSWORD: settings.password,
       SLICER_SERVICE_ID: settings.serviceId,
       SLICER_PREDICT_SERVICE_ID: settings.predictServiceId,
-    },
-    store,
-    clock,
-    testMode,
-    close: () => server.close(),
+    }),
   };
+}
+
+/**
+ * Starts the sandbox on 127.0.0.1.
+ *
+ * @param options port, mode, seeded user and service ids
+ * @returns the running sandbox
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const parts = createSandbox(options);
+  const server = await listen(parts.app.fetch, options.port ?? 0);
+  return { env: parts.env(server.origin), store: parts.store, clock: parts.clock, testMode: parts.testMode, close: () => server.close() };
 }
 
 export { createSandboxApp } from './app.ts';

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import { type Sandbox, startSandbox } from './mod.ts';
+import { beforeEach, describe, test } from 'node:test';
+import { createSandbox } from './mod.ts';
 
-let sb: Sandbox;
-before(async () => {
-  sb = await startSandbox({ testMode: true });
-});
-after(() => sb.close());
+// No socket: the routes answer app.request(); the transport is tested end to end elsewhere.
+const parts = createSandbox({ testMode: true });
+const sb = { ...parts, env: parts.env('http://127.0.0.1:8787') };
+const fetch = (input: string, init?: RequestInit) => Promise.resolve(parts.app.request(input, init));
 beforeEach(() => {
   sb.store.reset();
   sb.clock.reset();
@@ -144,10 +143,10 @@ describe('resource services (contract 5.1, 5.2)', () => {
 
 describe('test controls', () => {
   test('exist only in test mode', async () => {
-    const plain = await startSandbox();
-    try {
+    const plain = createSandbox();
+    {
       for (const path of ['/__test/stats', '/__test/reset', '/__test/clock']) {
-        const response = await fetch(`${plain.env.SLICER_AUTH_URL}${path}`, {
+        const response = await plain.app.request(`http://127.0.0.1:8787${path}`, {
           method: path === '/__test/stats' ? 'GET' : 'POST',
           headers: { 'content-type': 'application/json' },
           body: path === '/__test/stats' ? null : '{"advanceSeconds": 9999}',
@@ -155,8 +154,6 @@ describe('test controls', () => {
         assert.equal(response.status, 404, path);
       }
       assert.equal(plain.clock.offset(), 0);
-    } finally {
-      await plain.close();
     }
   });
 

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type Sandbox, startSandbox } from './mod.ts';
+import { describe, test } from 'node:test';
+import { createSandbox } from './mod.ts';
 
-let sb: Sandbox;
-before(async () => {
-  sb = await startSandbox({ testMode: true });
-});
-after(() => sb.close());
+// No socket: the routes answer app.request(); the transport is tested end to end elsewhere.
+const parts = createSandbox({ testMode: true });
+const sb = { ...parts, env: parts.env('http://127.0.0.1:8787') };
+const fetch = (input: string, init?: RequestInit) => Promise.resolve(parts.app.request(input, init));
 
 const url = (path: string) => `${sb.env.SLICER_AUTH_URL}${path}`;
 

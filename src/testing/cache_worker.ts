@@ -4,6 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { getToken } from '../../mod.ts';
+import { parseScope } from '../config.ts';
 
-const token = await getToken(process.env.WORKER_SCOPE || undefined);
+const scope = process.env.WORKER_SCOPE;
+const token = await getToken(scope ? parseScope(scope) : undefined);
 console.log(`token ${createHash('sha256').update(token).digest('hex').slice(0, 16)}`);

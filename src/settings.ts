@@ -1,0 +1,160 @@
+/**
+ * The one table of the client's settings: for each option, its environment
+ * variable, its valibot schema (type, default, normalisation) and its doc
+ * text. Everything else — the env reader, `Config`, `.env.example`, the
+ * README's table, the CLI, the contract suite and the doctor — reads it.
+ *
+ * Every schema takes the string form of a value (environment, `.env`, or an
+ * option converted with `String()`), so one pipeline validates all sources.
+ * Messages are fixed text: a value may be a secret.
+ */
+import * as v from 'valibot';
+import { Secret } from './redact.ts';
+
+const message = (text: string) => () => text;
+
+const httpUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.url(message('expected an http(s) URL such as https://auth.example.com')),
+  v.check((value) => /^https?:\/\//i.test(value), message('expected an http(s) URL such as https://auth.example.com')),
+  v.transform((value) => value.replace(/\/+$/, '')),
+);
+
+/** A service identifier as it appears in `service_id=<id>` (contract 4.1). */
+export const ServiceIdSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^[^\s=&]+$/, message('expected a service identifier without spaces, "=" or "&"')),
+);
+
+const secret = v.pipe(v.string(), v.transform((value) => new Secret(value)));
+const text = v.pipe(v.string(), v.trim());
+
+const flag = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.picklist(['1', 'true', 'yes', '0', 'false', 'no'], message('expected 1/true/yes or 0/false/no')),
+  v.transform((value) => ['1', 'true', 'yes'].includes(value)),
+);
+
+const seconds = v.pipe(
+  v.string(),
+  v.trim(),
+  v.transform(Number),
+  v.number(message('expected a number of seconds')),
+  v.minValue(0, message('expected a number of seconds, 0 or more')),
+);
+
+const transport = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.picklist(['header', 'post'] as const, message('expected "header" or "post"')),
+);
+
+/** One setting: its variable, schema and documentation. */
+export interface Setting<S extends v.GenericSchema = v.GenericSchema> {
+  /** The environment / `.env` variable. */
+  readonly env: `SLICER_${string}`;
+  /** Validates and normalises the string form; `v.optional` carries the default. */
+  readonly schema: S;
+  /** One line for `.env.example`, the README and the doctor. */
+  readonly doc: string;
+  /** Whether the value is a secret (never shown, only its length). */
+  readonly secret?: boolean;
+  /** The value `.env.example` shows, if any. */
+  readonly example?: string;
+}
+
+const setting = <S extends v.GenericSchema>(entry: Setting<S>): Setting<S> => entry;
+
+/** Every setting of the client, keyed by option name. Adding a setting is one entry here plus its use. */
+export const SETTINGS = {
+  authUrl: setting({
+    env: 'SLICER_AUTH_URL',
+    schema: v.optional(httpUrl),
+    doc: 'Base address of the authorization service (token endpoint: {SLICER_AUTH_URL}/oauth2/token/).',
+    example: 'https://auth.example.com',
+  }),
+  baseUrl: setting({
+    env: 'SLICER_BASE_URL',
+    schema: v.optional(httpUrl),
+    doc: 'Base address of the slicing service; relative authedFetch paths resolve against it.',
+    example: 'https://slicer.example.com/api',
+  }),
+  predictBaseUrl: setting({
+    env: 'SLICER_PREDICT_BASE_URL',
+    schema: v.optional(httpUrl),
+    doc: 'Base address of the prediction service (optional; for scope "predict").',
+  }),
+  username: setting({
+    env: 'SLICER_USERNAME',
+    schema: v.optional(text),
+    doc: 'User of the password grant (not needed for a scope covered by a permanent token).',
+  }),
+  password: setting({ env: 'SLICER_PASSWORD', schema: v.optional(secret), secret: true, doc: 'Password of that user.' }),
+  serviceId: setting({
+    env: 'SLICER_SERVICE_ID',
+    schema: v.optional(ServiceIdSchema),
+    doc: 'Identifier of the slicing service, used in scope service_id=<id>.',
+  }),
+  predictServiceId: setting({
+    env: 'SLICER_PREDICT_SERVICE_ID',
+    schema: v.optional(ServiceIdSchema),
+    doc: 'Identifier of the prediction service (for scope "predict").',
+  }),
+  token: setting({
+    env: 'SLICER_TOKEN',
+    schema: v.optional(secret),
+    secret: true,
+    doc: "Permanent token for the slicing service (optional; created in the authorization service's UI).",
+  }),
+  predictToken: setting({
+    env: 'SLICER_PREDICT_TOKEN',
+    schema: v.optional(secret),
+    secret: true,
+    doc: 'Permanent token for the prediction service (optional).',
+  }),
+  transport: setting({
+    env: 'SLICER_TOKEN_TRANSPORT',
+    schema: v.optional(transport, 'header'),
+    doc: 'How the token travels: header (Authorization: Bearer) or post (a `token` form field).',
+    example: 'header',
+  }),
+  refreshMarginSeconds: setting({
+    env: 'SLICER_REFRESH_MARGIN_SECONDS',
+    schema: v.optional(seconds),
+    doc: 'Refresh this many seconds before expiry (default 300, capped at half the token lifetime).',
+  }),
+  allowInsecureHttp: setting({
+    env: 'SLICER_ALLOW_INSECURE_HTTP',
+    schema: v.optional(flag, 'false'),
+    doc: 'Set to 1 to allow the password and tokens over plain http to a non-loopback host (not recommended).',
+  }),
+  tokenCacheFile: setting({
+    env: 'SLICER_TOKEN_CACHE',
+    schema: v.optional(text),
+    doc: 'Share temporary tokens between processes through this file (optional, mode 0600).',
+  }),
+} as const;
+
+/** An option name of {@link SETTINGS}. */
+export type SettingName = keyof typeof SETTINGS;
+
+/** The variable of each setting. */
+export type EnvKey = (typeof SETTINGS)[SettingName]['env'];
+
+/** Every variable the client reads, in table order. */
+export const ENV_KEYS: readonly EnvKey[] = Object.values(SETTINGS).map((s) => s.env);
+
+type Schemas = { readonly [K in SettingName]: (typeof SETTINGS)[K]['schema'] };
+
+/** The schema of all settings, keyed by option name. */
+export const SettingsSchema = v.object(
+  Object.fromEntries(Object.entries(SETTINGS).map(([name, s]) => [name, s.schema])) as unknown as Schemas,
+);
+
+/** Validated settings, keyed by option name (inferred from the table). */
+export type Settings = v.InferOutput<typeof SettingsSchema>;

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { renderEnvExample } from '../scripts/env_example.ts';
+import { createAuthClient } from './client.ts';
+import { parseConfig } from './config.ts';
+import { readEnv } from './env.ts';
+import { ConfigError } from './errors.ts';
+import { ENV_KEYS, SETTINGS } from './settings.ts';
+import { ROOT, runTs } from './testing/processes.ts';
+
+describe('the settings table is the single source', () => {
+  test('.env.example is generated from it (npm run env-example)', () => {
+    assert.equal(readFileSync(join(ROOT, '.env.example'), 'utf8'), renderEnvExample());
+  });
+
+  test("the README's configuration table lists exactly its variables, with their options", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Using the module'));
+    const rows = section.split('\n').filter((line) => line.startsWith('| `SLICER_'));
+    const listed = rows.map((row) => /^\| `(SLICER_\w+)` \(`(\w+)`\)/.exec(row)?.slice(1, 3).join(' '));
+    assert.deepEqual(listed, Object.entries(SETTINGS).map(([option, s]) => `${s.env} ${option}`));
+    assert.deepEqual(ENV_KEYS, Object.values(SETTINGS).map((s) => s.env));
+  });
+});
+
+describe('provenance', () => {
+  test('the config knows where each value came from', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slicer-src-'));
+    const file = join(dir, 'my.env');
+    writeFileSync(file, 'SLICER_SERVICE_ID=from-file\nSLICER_BASE_URL=https://file.example\n');
+    const config = parseConfig(readEnv({ env: { SLICER_USERNAME: 'real' }, envFile: file }), {
+      baseUrl: new URL('https://option.example/'),
+    });
+    assert.deepEqual(config.sources, {
+      serviceId: { kind: 'file', path: file },
+      username: { kind: 'environment' },
+      baseUrl: { kind: 'option' },
+    });
+    assert.equal(config.baseUrl, 'https://option.example', 'a URL option is normalised like the variable');
+    assert.equal(config.transport, 'header', 'defaults apply');
+  });
+
+  test('a malformed value names its source; secrets never show', () => {
+    assert.throws(
+      () => parseConfig({ SLICER_SERVICE_ID: 'a b' }, { refreshMarginSeconds: -1, password: 'pw-must-not-show' }),
+      (e: unknown) => {
+        const message = (e as ConfigError).message;
+        assert.match(message, /SLICER_SERVICE_ID: expected a service identifier .*\(from environment; option serviceId\)/);
+        assert.match(message, /SLICER_REFRESH_MARGIN_SECONDS: .*\(from option; option refreshMarginSeconds\)/);
+        assert.ok(!message.includes('pw-must-not-show'));
+        return e instanceof ConfigError;
+      },
+    );
+  });
+});
+
+describe('one configuration error lists everything (no rounds)', () => {
+  test('an empty configuration names the service id, auth URL and both credentials at once', () => {
+    try {
+      createAuthClient({ env: {}, envFile: false });
+      assert.fail('expected a ConfigError');
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual(error.issues.map((i) => i.key), ['SLICER_AUTH_URL', 'SLICER_USERNAME', 'SLICER_PASSWORD', 'SLICER_SERVICE_ID']);
+    }
+  });
+
+  test('the free authedFetch with a relative path adds the base URL to the same first error', async () => {
+    const script = `import { authedFetch } from './mod.ts';
+      try { await authedFetch('jobs'); } catch (e) { console.log(JSON.stringify(e.issues.map((i) => i.key))); }`;
+    const run = await runTs(['--input-type=module', '-e', script], { PATH: process.env.PATH, SLICER_ENV_FILE: '/dev/null' });
+    assert.deepEqual(JSON.parse(run.out), [
+      'SLICER_AUTH_URL',
+      'SLICER_BASE_URL',
+      'SLICER_USERNAME',
+      'SLICER_PASSWORD',
+      'SLICER_SERVICE_ID',
+    ]);
+  });
+
+  test('an explicit env file that cannot be read is an error; the default .env is optional', () => {
+    assert.throws(() => readEnv({ env: {}, envFile: '/nonexistent/slicer.env' }), /cannot read this env file \(ENOENT\)/);
+    assert.throws(() => readEnv({ env: {}, envFile: tmpdir() }), /cannot read this env file \(EISDIR\)/);
+  });
+});
