@@ -30,6 +30,7 @@ export {
   InsecureAuthUrlError,
   isAuthError,
   PermanentTokenRejectedError,
+  TokenEndpointRedirectError,
   TokenEndpointUnavailableError,
   TokenRequestRejectedError,
   TokenResponseError,

@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// The package's bin: runs the TypeScript CLI (src/cli.ts) through tsx's loader.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli.ts');
+// The package's bin: the CLI, built to JavaScript by `npm run build` (run by prepack).
+import '../dist/src/cli.js';

@@ -14,8 +14,8 @@ import { ConfigError, type ConfigIssue, InsecureAuthUrlError } from './errors.ts
 import { redact, type Secret } from './redact.ts';
 import { type EnvKey, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
 
-/** How a token travels to the services (contract 5.1). */
-export type TokenTransport = Settings['transport'];
+/** How a token travels to the services (contract 5.1); `type-tests/` checks it against the schema. */
+export type TokenTransport = 'header' | 'post';
 
 /** A scope: a short name, or a full `service_id=<id>` string (contract 4.1). */
 export type ScopeInput = 'slicer' | 'predict' | `service_id=${string}`;

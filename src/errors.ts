@@ -17,6 +17,8 @@ export const ErrorCode = {
   TOKEN_REQUEST_REJECTED: 'TOKEN_REQUEST_REJECTED',
   /** The token endpoint could not be reached, timed out or answered 5xx, after bounded retries. */
   TOKEN_ENDPOINT_UNAVAILABLE: 'TOKEN_ENDPOINT_UNAVAILABLE',
+  /** The token endpoint answered with a redirect; it is never followed (the password would go with it). */
+  TOKEN_ENDPOINT_REDIRECT: 'TOKEN_ENDPOINT_REDIRECT',
   /** The token endpoint answered 2xx with something that is not a valid token response. */
   TOKEN_RESPONSE_INVALID: 'TOKEN_RESPONSE_INVALID',
   /** A service refused a freshly fetched temporary token too (401 twice). */
@@ -147,15 +149,45 @@ export class TokenRequestRejectedError extends AuthError implements HttpFailure 
 export class TokenEndpointUnavailableError extends AuthError implements HttpFailure {
   /** HTTP status of the last answer, if any arrived. */
   readonly status: number | undefined;
+  /** OAuth `error` of the last answer (redacted), when it carried one. */
+  readonly error: string | undefined;
+  /** OAuth `error_description` of the last answer (redacted), when it carried one. */
+  readonly error_description: string | undefined;
   declare readonly response: Response | undefined;
 
   /**
    * @param message the full, redacted message
-   * @param details last status and response, and a secret-free cause
+   * @param details last status, OAuth fields and response, and a secret-free cause
    */
-  constructor(message: string, details: { status?: number; response?: Response; cause?: Error } = {}) {
+  constructor(
+    message: string,
+    details: { status?: number; response?: Response; cause?: Error; error?: string | undefined; error_description?: string | undefined } =
+      {},
+  ) {
     super(ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE, message, details.cause ? { cause: details.cause } : undefined);
     this.status = details.status;
+    this.error = details.error;
+    this.error_description = details.error_description;
+    keepResponse(this, details.response);
+  }
+}
+
+/** The token endpoint answered 3xx; the redirect is not followed. Code `TOKEN_ENDPOINT_REDIRECT`. */
+export class TokenEndpointRedirectError extends AuthError implements HttpFailure {
+  /** The 3xx status. */
+  readonly status: number;
+  /** Where it pointed: origin and path, without query string. */
+  readonly location: string | undefined;
+  declare readonly response: Response | undefined;
+
+  /**
+   * @param message the full, redacted message
+   * @param details status, target and response
+   */
+  constructor(message: string, details: { status: number; location: string | undefined; response?: Response }) {
+    super(ErrorCode.TOKEN_ENDPOINT_REDIRECT, message);
+    this.status = details.status;
+    this.location = details.location;
     keepResponse(this, details.response);
   }
 }

@@ -46,8 +46,22 @@ export class Secret {
   }
 }
 
+/** The forms a secret can take in free text: as is, URL-encoded (both ways), base64 and base64url. */
+function forms(value: string): Set<string> {
+  const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(value)));
+  const base64url = base64.replace(/\+/g, '-').replace(/\//g, '_');
+  return new Set([
+    value,
+    encodeURIComponent(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+    base64,
+    base64.replace(/=+$/, ''),
+    base64url.replace(/=+$/, ''),
+  ]);
+}
+
 /**
- * Replaces every occurrence of each secret (as is and URL-encoded) in a text.
+ * Replaces every occurrence of each secret (as is, URL-encoded, base64) in a text.
  *
  * @param text free text that may contain secrets
  * @param secrets the known secret values; empty ones are ignored
@@ -62,9 +76,8 @@ export function redact(text: string, secrets: Iterable<string | Secret | undefin
   for (const secret of secrets) {
     const value = secret instanceof Secret ? secret.reveal() : secret;
     if (!value) continue;
-    for (const form of new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)])) {
-      result = result.split(form).join(HIDDEN);
-    }
+    // Longest first, so a form that contains another is replaced whole.
+    for (const form of [...forms(value)].sort((a, b) => b.length - a.length)) result = result.split(form).join(HIDDEN);
   }
   return result;
 }

@@ -9,7 +9,7 @@
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import * as v from 'valibot';
 import type { FetchLike } from './client.ts';
-import { TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
+import { TokenEndpointRedirectError, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
 
@@ -88,6 +88,7 @@ export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
  */
 export async function sendGrantRequest(options: TokenSourceOptions, scope: string): Promise<Response> {
   const url = tokenEndpoint(options.authUrl);
+  const timeout = options.timeoutMs ?? 10_000;
   const body = new URLSearchParams({
     grant_type: 'password',
     username: options.username,
@@ -100,7 +101,9 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       // Contract 4.1: the form content type must be set explicitly.
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       fetch: options.fetch,
-      timeout: options.timeoutMs ?? 10_000,
+      // The password goes to the configured endpoint only: a redirect is reported, never followed.
+      redirect: 'manual',
+      timeout,
       throwHttpErrors: (status) => RETRY_STATUSES.includes(status),
       retry: {
         limit: options.retries ?? 2,
@@ -111,24 +114,101 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         backoffLimit: 5_000,
         maxRetryAfter: 30_000,
       },
+      // ky's timeout ends with the headers; the body is read here, inside the retry loop, under the same limit.
+      hooks: { afterResponse: [(_request, _options, response) => buffered(response, timeout)] },
     });
   } catch (error) {
     const where = `Cannot get a token for scope "${scope}" from ${url}`;
     const secrets = [options.password];
     if (isHTTPError(error)) {
-      await error.response.body?.cancel().catch(() => undefined);
-      throw new TokenEndpointUnavailableError(
-        `${where}: the token endpoint answered ${error.response.status} ${error.response.statusText}`.trim() + ' after retries',
-        { status: error.response.status, response: error.response },
-      );
+      const status = `${error.response.status} ${error.response.statusText}`.trim();
+      const oauth = await oauthFields(error.response, secrets);
+      const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+      // A 4xx carrying an OAuth error (429 invalid_grant for a locked account) is a refusal, whatever its status.
+      if (oauth.error && error.response.status < 500) {
+        throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail} after retries`, {
+          status: error.response.status,
+          ...oauth,
+          response: error.response,
+        });
+      }
+      throw new TokenEndpointUnavailableError(`${where}: the token endpoint answered ${status}${detail ? ` ${detail}` : ''} after retries`, {
+        status: error.response.status,
+        response: error.response,
+        ...oauth,
+      });
     }
-    if (isTimeoutError(error)) {
-      throw new TokenEndpointUnavailableError(`${where}: no answer within ${options.timeoutMs ?? 10_000} ms, after retries`);
+    if (isTimeoutError(error) || (error as Error).name === BODY_TIMEOUT) {
+      throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout), after retries`);
     }
-    throw new TokenEndpointUnavailableError(`${where}: ${redact((error as Error).message ?? String(error), secrets)}`, {
-      cause: sanitizeCause(error, secrets),
-    });
+    const cause = networkCause(error);
+    throw new TokenEndpointUnavailableError(
+      `${where}: cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}: ${redact((error as Error).message ?? String(error), secrets)}`,
+      { cause: sanitizeCause(error, secrets) },
+    );
   }
+}
+
+const BODY_TIMEOUT = 'BodyTimeoutError';
+
+/**
+ * Reads a whole body within a time limit and returns an equivalent buffered response.
+ *
+ * @param response an answer whose headers arrived
+ * @param timeoutMs how long the body may take
+ * @returns the same answer, fully read
+ * @throws Error named `BodyTimeoutError` on a stall; the stream's error when the connection drops
+ */
+async function buffered(response: Response, timeoutMs: number): Promise<Response> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      void response.body?.cancel().catch(() => undefined);
+      reject(Object.assign(new Error(`The answer's body did not arrive within ${timeoutMs} ms`), { name: BODY_TIMEOUT }));
+    }, timeoutMs);
+  });
+  try {
+    const text = await Promise.race([response.text(), stalled]);
+    return new Response(response.status === 204 || response.status === 304 ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The low-level reason of a network failure, e.g. `ECONNREFUSED`, `ENOTFOUND`,
+ * `CERT_HAS_EXPIRED`, from the error's cause chain (Node's `code`, Deno's and
+ * Bun's names and messages).
+ *
+ * @param error what fetch threw
+ * @returns the reason, or undefined when none is known
+ */
+export function networkCause(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    const os = /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset)/i.exec(e.message)?.[1];
+    if (os) return os.toLowerCase();
+  }
+  return undefined;
+}
+
+/** The OAuth `error` and `error_description` of an answer (RFC 6749 §5.2), redacted; empty when it has none. */
+async function oauthFields(response: Response, secrets: readonly (string | Secret)[]) {
+  let json: unknown;
+  try {
+    json = JSON.parse(await response.text());
+  } catch {
+    return {};
+  }
+  const body = v.safeParse(OAuthErrorSchema, json);
+  if (!body.success) return {};
+  const clean = (value: string | undefined) => (value === undefined ? undefined : redact(value, secrets));
+  return { error: clean(body.output.error), error_description: clean(body.output.error_description) };
 }
 
 /**
@@ -139,6 +219,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
  * @param sentAt monotonic instant the request was sent; the lifetime counts from it
  * @param secrets values to redact from any message
  * @returns the grant
+ * @throws {TokenEndpointRedirectError} `TOKEN_ENDPOINT_REDIRECT` for a 3xx
  * @throws {TokenRequestRejectedError} `TOKEN_REQUEST_REJECTED` for a 4xx
  * @throws {TokenResponseError} `TOKEN_RESPONSE_INVALID` for a 2xx that is not a valid token response
  */
@@ -149,6 +230,25 @@ export async function processGrantResponse(
   secrets: readonly (string | Secret)[],
 ): Promise<Grant> {
   const where = `Cannot get a token for scope "${scope}"`;
+  if (response.status >= 300 && response.status < 400) {
+    // Never followed (see sendGrantRequest): the password would go wherever it points.
+    const location = response.headers.get('location');
+    const target = location ? new URL(location, response.url || 'http://invalid/') : undefined;
+    const shown = target ? `${target.origin === 'http://invalid' ? '' : target.origin}${target.pathname}` : 'nowhere';
+    throw new TokenEndpointRedirectError(
+      `${where}: the token endpoint answered ${response.status}, a redirect to ${redact(shown, secrets)}; ` +
+        'the password is sent to the configured endpoint only: check SLICER_AUTH_URL (https, exact path)',
+      { status: response.status, location: target ? redact(shown, secrets) : undefined, response },
+    );
+  }
+  if (!response.ok) {
+    const oauth = await oauthFields(response, secrets);
+    const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+    throw new TokenRequestRejectedError(
+      `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}`,
+      { status: response.status, ...oauth, response },
+    );
+  }
   const contentType = response.headers.get('content-type') ?? 'no content type';
   const text = await response.text();
   let json: unknown;
@@ -157,17 +257,6 @@ export async function processGrantResponse(
     json = JSON.parse(text);
   } catch {
     parsed = false;
-  }
-
-  if (!response.ok) {
-    const body = parsed ? v.safeParse(OAuthErrorSchema, json) : undefined;
-    const error = body?.success ? body.output.error : undefined;
-    const description = body?.success && body.output.error_description ? redact(body.output.error_description, secrets) : undefined;
-    const detail = [error, description].filter(Boolean).join(': ');
-    throw new TokenRequestRejectedError(
-      `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}`,
-      { status: response.status, error, error_description: description, response },
-    );
   }
 
   if (!parsed) {

@@ -60,7 +60,7 @@ describe('token endpoint (contract 4.1)', () => {
     fault({ delayMs: 400, times: 2 });
     const error = await failure({ tokenTimeoutMs: 100 });
     assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
-    assert.match(error.message, /no answer within 100 ms/);
+    assert.match(error.message, /no complete answer within 100 ms/);
   });
 
   test('an unreachable endpoint is TOKEN_ENDPOINT_UNAVAILABLE', async () => {

@@ -3,10 +3,13 @@
  * each `@ts-expect-error` line must fail to compile, or tsc reports an unused
  * directive. Never run.
  */
-import { type AuthClientOptions, authedFetch, createAuthClient, getToken, type SettingOptions } from '../mod.ts';
-import type { SettingName } from '../src/settings.ts';
+import { type AuthClientOptions, authedFetch, createAuthClient, getToken, type SettingOptions, type TokenTransport } from '../mod.ts';
+import type { SettingName, Settings } from '../src/settings.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+
+/** The transport type is the schema's. */
+export const transportMatchesSchema: Equal<TokenTransport, Settings['transport']> = true;
 
 /** The options interface names exactly the settings of the table. */
 export const optionsMatchTable: Equal<keyof SettingOptions, SettingName> = true;

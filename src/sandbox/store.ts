@@ -113,8 +113,61 @@ function hashPassword(password: string, salt: Buffer): Buffer {
   return scryptSync(password, salt, 32, { N: 1024, r: 8, p: 1 });
 }
 
+/** A freshly issued token: its value (shown once) and its record. */
+export interface Issued {
+  readonly value: string;
+  readonly record: TokenRecord;
+}
+
+/** Counts for tests and load checks. */
+export interface StoreStats {
+  /** Temporary tokens issued, by service id. */
+  readonly issued: Record<string, number>;
+  readonly tokensStored: number;
+  readonly sessions: number;
+}
+
 /** The sandbox state; see {@link createStore}. */
-export type Store = ReturnType<typeof createStore>;
+export interface Store {
+  /** The two services' identifiers. */
+  readonly serviceIds: { readonly slicer: string; readonly predict: string };
+  /** Adds (or replaces) a user. */
+  addUser(username: string, password: string): void;
+  /** Checks a password in constant time; counts failures and locks a user out for a while after too many. */
+  login(username: string, password: string): 'ok' | 'invalid' | 'locked';
+  /** Issues a temporary token for one service. */
+  issueTemporary(username: string, serviceId: string): { value: string; lifetimeSeconds: number };
+  /** Creates a permanent token. */
+  issuePermanent(username: string, name: string, serviceIds: readonly string[]): Issued;
+  /** The valid token record for a presented value, or why it is refused. */
+  check(value: string): TokenRecord | 'unknown' | 'expired' | 'revoked';
+  /** Revokes one of a user's tokens by id; false when there is no such token. */
+  revoke(username: string, id: string): boolean;
+  /** A user's tokens of one kind, newest first; temporary ones only while valid. */
+  list(username: string, kind: TokenRecord['kind']): TokenRecord[];
+  /** Opens a browser session; returns its cookie value. */
+  openSession(username: string, userAgent: string): string;
+  /** The session of a cookie value, if open (and not expired). */
+  session(value: string | undefined): Session | undefined;
+  /** A user's open sessions. */
+  sessionsOf(username: string): Session[];
+  /** Closes one of a user's sessions by id. */
+  closeSession(username: string, id: string): boolean;
+  /** Takes the next fault for the token endpoint, if any. */
+  takeFault(): Fault | undefined;
+  /** Queues a fault for the token endpoint (test mode). */
+  addFault(fault: Fault): void;
+  /** Sets the lifetime of tokens issued from now on (test mode). */
+  setLifetime(seconds: number): void;
+  /** Switches on exactly these contract violations (test mode). */
+  setViolations(names: readonly Violation[]): void;
+  /** Whether a violation is on. */
+  violates(name: Violation): boolean;
+  /** Counts for tests and load checks. */
+  stats(): StoreStats;
+  /** Forgets all tokens, sessions, counters, faults and violations; restores the seeded users and their passwords. */
+  reset(): void;
+}
 
 /**
  * Creates the sandbox state with its seeded users.
@@ -122,7 +175,7 @@ export type Store = ReturnType<typeof createStore>;
  * @param options clock, users and service ids
  * @returns the store
  */
-export function createStore(options: StoreOptions) {
+export function createStore(options: StoreOptions): Store {
   const { clock } = options;
   const users = new Map<string, User>();
   const tokens = new Map<string, TokenRecord>(); // by hash
@@ -150,7 +203,7 @@ export function createStore(options: StoreOptions) {
     }
   }
 
-  function issue(username: string, kind: TokenRecord['kind'], serviceIds: readonly string[], name: string) {
+  function issue(username: string, kind: TokenRecord['kind'], serviceIds: readonly string[], name: string): Issued {
     purgeExpired();
     const value = newSecret();
     const now = clock.now();
@@ -285,7 +338,7 @@ export function createStore(options: StoreOptions) {
     violates: (name: Violation) => violations.has(name),
 
     /** Counts for tests and load checks. */
-    stats() {
+    stats(): StoreStats {
       return { issued: Object.fromEntries(issued), tokensStored: tokens.size, sessions: sessions.size };
     },
 

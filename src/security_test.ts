@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { ErrorCode, isAuthError, type TokenEndpointRedirectError } from './errors.ts';
+import { redact } from './redact.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+
+/** A loopback server run by the test; records what it was sent. */
+async function server(handle: (request: IncomingMessage, response: ServerResponse, body: string) => void) {
+  const seen: { method: string; url: string; body: string; authorization: string | undefined }[] = [];
+  const srv = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      seen.push({ method: request.method ?? '', url: request.url ?? '', body, authorization: request.headers.authorization });
+      handle(request, response, body);
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as AddressInfo).port;
+  return {
+    seen,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => (srv.closeAllConnections(), srv.close(() => resolve()))),
+  };
+}
+
+describe('the password never follows a redirect', () => {
+  test('a token endpoint answering 307 to another host gives TOKEN_ENDPOINT_REDIRECT and sends nothing there', async () => {
+    const other = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    h.sandbox.store.addFault({ status: 307, body: '', headers: { location: `${other.origin}/steal?x=1` }, times: 1 });
+    try {
+      const error = await h.client({ tokenRetries: 0 }).getToken().catch((e: unknown) => e);
+      assert.ok(isAuthError(error));
+      assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_REDIRECT);
+      assert.equal((error as TokenEndpointRedirectError).location, `${other.origin}/steal`, 'where it pointed, without query');
+      assert.deepEqual(other.seen, [], 'nothing reached the other host');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('the token response body is read under the timeout', () => {
+  test('a body that stalls after 200 headers is TOKEN_ENDPOINT_UNAVAILABLE within the timeout, retried', async () => {
+    const stall = await server((_q, r) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.write('{"token_type":');
+    });
+    try {
+      const started = performance.now();
+      const error = await h.client({ authUrl: stall.origin, tokenTimeoutMs: 300, tokenRetries: 1 }).getToken().catch((e: unknown) => e);
+      assert.ok(isAuthError(error), String(error));
+      assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
+      assert.match(error.message, /timeout/);
+      assert.equal(stall.seen.length, 2, 'retried once');
+      assert.ok(performance.now() - started < 3000);
+    } finally {
+      await stall.close();
+    }
+  });
+
+  test('a connection dropped mid-body is TOKEN_ENDPOINT_UNAVAILABLE, retried, then succeeds', async () => {
+    let calls = 0;
+    const good = JSON.stringify({ token_type: 'Bearer', scope: `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`, access_token: 'abc', expires_in: '3600' });
+    const drop = await server((_q, r) => {
+      if (++calls === 1) {
+        r.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+        r.write('{"token_type":');
+        setTimeout(() => r.socket?.destroy(), 20);
+        return;
+      }
+      r.writeHead(200, { 'content-type': 'application/json' }).end(good);
+    });
+    try {
+      assert.equal(await h.client({ authUrl: drop.origin, tokenRetries: 1 }).getToken(), 'abc');
+      const failing = await h.client({ authUrl: drop.origin, tokenRetries: 0 });
+      calls = 0;
+      const error = await failing.getToken().catch((e: unknown) => e);
+      assert.ok(isAuthError(error), String(error));
+      assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
+    } finally {
+      await drop.close();
+    }
+  });
+});
+
+describe('network errors say what happened', () => {
+  test('a refused connection names ECONNREFUSED and the host', async () => {
+    const closed = await server(() => {});
+    await closed.close(); // a port that was free a moment ago: nothing listens there now
+    const error = await h.client({ authUrl: closed.origin, tokenRetries: 0 }).getToken().catch((e: unknown) => e);
+    assert.ok(isAuthError(error));
+    assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
+    assert.match(error.message, new RegExp(`cannot reach 127\\.0\\.0\\.1:${closed.port} \\(ECONNREFUSED\\)`));
+  });
+});
+
+describe('redaction', () => {
+  test('raw, URL-encoded and base64 forms of a secret are removed', () => {
+    const secret = 'p+ss/w&rd é=';
+    const text = [secret, encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url')].join(' | ');
+    assert.equal(redact(text, [secret]), '[redacted] | [redacted] | [redacted] | [redacted] | [redacted]');
+  });
+
+  test('the OAuth error field of a refusal is redacted too', async () => {
+    const password = 'echo-me-S3cret';
+    h.sandbox.store.addUser('echo', password);
+    h.sandbox.store.addFault({ status: 400, body: JSON.stringify({ error: `bad ${password}`, error_description: password }), times: 1 });
+    const error = await h.client({ username: 'echo', password, tokenRetries: 0 }).getToken().catch((e: unknown) => e);
+    assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED);
+    assert.ok(!JSON.stringify(error).includes(password) && !String((error as Error).stack).includes(password));
+  });
+
+  test('a locked account (429 with invalid_grant after retries) is TOKEN_REQUEST_REJECTED keeping the OAuth error', async () => {
+    h.sandbox.store.addFault({ status: 429, body: JSON.stringify({ error: 'invalid_grant', error_description: 'locked' }), times: 3 });
+    const error = await h.client({ tokenRetries: 1 }).getToken().catch((e: unknown) => e);
+    assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED);
+    assert.equal((error as { error?: string }).error, 'invalid_grant');
+  });
+});
