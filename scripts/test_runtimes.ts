@@ -11,7 +11,9 @@ import { runProcess } from '../src/testing/processes.ts';
 
 /** The module's own unit tests (node:test + node:assert/strict), portable as they are. */
 const UNIT_TESTS = ['src/token_cache_test.ts', 'src/config_test.ts', 'src/client_test.ts', 'src/token_source_test.ts'];
-const BIN = 'node_modules/.bin';
+/** Deno and Bun come from npm through npx (outside the lock file: npm ci cannot lock every platform's binaries). */
+const DENO = ['npx', '--yes', 'deno@2.9.6'] as const;
+const BUN = ['npx', '--yes', 'bun@1.4.5'] as const;
 /** Deno may read exactly the module's variables, nothing more. */
 const DENO_ENV = ENV_KEYS.join(',');
 
@@ -19,16 +21,25 @@ const sandbox = await startSandbox({ testMode: true });
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
 const checks: [string, string, string[], RegExp][] = [
   ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
-  ['deno smoke (narrow permissions)', `${BIN}/deno`, [
+  ['deno smoke (narrow permissions)', DENO[0], [
+    ...DENO.slice(1),
     'run',
     `--allow-env=${DENO_ENV}`,
     '--allow-net=127.0.0.1',
     '--allow-read=.',
     'scripts/runtime_smoke.ts',
   ], /smoke ok deno/],
-  ['bun smoke', `${BIN}/bun`, ['--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
-  ['deno test (unit tests)', `${BIN}/deno`, ['test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
-  ['bun test (unit tests)', `${BIN}/bun`, ['test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],
+  // No --allow-read: an optional .env is skipped with one warning naming the flag.
+  ['deno smoke without --allow-read', DENO[0], [
+    ...DENO.slice(1),
+    'run',
+    `--allow-env=${DENO_ENV}`,
+    '--allow-net=127.0.0.1',
+    'scripts/runtime_smoke.ts',
+  ], /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],
+  ['bun smoke', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
+  ['deno test (unit tests)', DENO[0], [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
+  ['bun test (unit tests)', BUN[0], [...BUN.slice(1), 'test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],
 ];
 let passed = 0;
 let failed = 0;

@@ -69,7 +69,13 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
   const login = config.username && config.password ? { username: config.username, password: config.password.reveal() } : undefined;
 
   const [{ chromium }, { chromiumLaunchOptions }, { TokensPage }] = await Promise.all([
-    import('@playwright/test'),
+    import('@playwright/test').catch(() => {
+      throw new Error(
+        '"permanent" drives the web UI in a browser through Playwright, which is not installed: ' +
+          'run "npm install @playwright/test", then provide a Chromium ("npx playwright install chromium", ' +
+          'Debian: "apt-get install -y chromium", or SLICER_CHROMIUM_PATH)',
+      );
+    }),
     import('../auth_ui/browser.ts'),
     import('../auth_ui/tokens_page.ts'),
   ]);

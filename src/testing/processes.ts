@@ -24,6 +24,7 @@ export interface Finished {
  * @param args its arguments
  * @param env its whole environment
  * @param timeoutMs killed after this long
+ * @param cwd where it runs
  * @returns how it finished
  */
 export function runProcess(
@@ -31,10 +32,11 @@ export function runProcess(
   args: readonly string[],
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
+  cwd = ROOT,
 ): Promise<Finished> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));

@@ -1,0 +1,105 @@
+/**
+ * `npm run test:consumers`: the package as its users get it. Packs the
+ * tarball (`npm pack`, which builds), installs it into fresh scratch projects
+ * outside the clone, and in each runs a script that calls `getToken()` and
+ * `authedFetch().json()` against a sandbox and must exit by itself; each
+ * project's own type-check runs too. Plus `deno publish --dry-run`.
+ *
+ * - Node: plain `node` on an `.mjs` file, and `npx tsx` on a `.ts` file;
+ *   `tsc --noEmit` with the defaults of `tsc --init`.
+ * - Deno: the npm-installed package imported by name, `deno run` with only
+ *   `--allow-env --allow-net --allow-read`; `deno check`.
+ * - Bun: `bun add <tarball>`, `bun run`; `tsc` with `bun init`'s tsconfig and bun-types.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { startSandbox } from '../src/sandbox/mod.ts';
+import { ROOT, runProcess } from '../src/testing/processes.ts';
+
+const DENO = ['npx', '--yes', 'deno@2.9.6'];
+const BUN = ['npx', '--yes', 'bun@1.4.5'];
+const INSTALL = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+
+const SCRIPT = `import { authedFetch, getToken, isAuthError } from 'slicer-auth';
+
+const token: string = await getToken();
+const answer = await authedFetch('consumer').json<{ status: string; service: string }>();
+if (!token || answer.status !== 'success') throw new Error('unexpected answer');
+try {
+  await getToken('predict', { minValidity: 10 });
+} catch (error) {
+  if (!isAuthError(error)) throw error;
+}
+console.log('consumer ok', answer.service);
+`;
+/** The same script without types, for plain node. */
+const MJS = SCRIPT.replace(': string', '').replace('<{ status: string; service: string }>', '');
+
+const sandbox = await startSandbox();
+const scratch = mkdtempSync(join(tmpdir(), 'slicer-consumers-'));
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
+let passed = 0;
+let failed = 0;
+
+async function check(name: string, cwd: string, command: string[], expected: RegExp = /./): Promise<boolean> {
+  const [bin, ...args] = command as [string, ...string[]];
+  const result = await runProcess(bin, args, env, 240_000, cwd);
+  const output = result.out + result.err;
+  const ok = result.code === 0 && expected.test(output);
+  if (ok) passed++;
+  else failed++;
+  console.log(ok ? `✔ ${name} (${result.seconds.toFixed(1)} s)` : `✖ ${name} (exit ${result.code})\n${output.slice(-3000)}`);
+  return ok;
+}
+
+function project(name: string, files: Record<string, string>): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir);
+  for (const [file, text] of Object.entries({ 'package.json': JSON.stringify({ name, private: true, type: 'module' }), ...files })) {
+    writeFileSync(join(dir, file), text, { flag: 'w' });
+  }
+  return dir;
+}
+
+try {
+  if (!(await check('npm pack (builds dist/)', ROOT, ['npm', 'pack', '--pack-destination', scratch, '--loglevel=error']))) throw new Error('pack');
+  const tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz')) as string);
+
+  // Node and Deno: one npm project.
+  const node = project('node', { 'script.mjs': MJS, 'script.ts': SCRIPT });
+  if (await check('npm install <tarball> tsx typescript', node, ['npm', 'install', ...INSTALL, tarball, 'tsx', 'typescript@7'])) {
+    await check('node script.mjs (plain node, no loader)', node, ['node', 'script.mjs'], /consumer ok slicer/);
+    await check('npx tsx script.ts', node, ['npx', 'tsx', 'script.ts'], /consumer ok slicer/);
+    await check('npx slicer-auth token (the bin runs the built CLI)', node, ['npx', 'slicer-auth', 'token'], /^[\w-]{20,}$/m);
+    await check(
+      'npx slicer-auth permanent list without Playwright names the install command',
+      node,
+      ['sh', '-c', 'npx slicer-auth permanent list; test $? -eq 1'],
+      /npm install @playwright\/test/,
+    );
+    await check('tsc --init defaults: tsc --noEmit', node, ['sh', '-c', 'npx tsc --init >/dev/null && npx tsc --noEmit']);
+    await check(
+      'deno run --allow-env --allow-net --allow-read script.ts',
+      node,
+      [...DENO, 'run', '--allow-env', '--allow-net', '--allow-read', 'script.ts'],
+      /consumer ok slicer/,
+    );
+    await check('deno check script.ts', node, [...DENO, 'check', 'script.ts']);
+  }
+
+  // Bun: bun add, bun init's tsconfig with bun-types.
+  const bun = project('bun', { 'script.ts': SCRIPT });
+  if (await check('bun init + bun add <tarball>', bun, ['sh', '-c', `${BUN.join(' ')} init -y >/dev/null && ${BUN.join(' ')} add ${tarball} typescript@7`])) {
+    await check('bun run script.ts', bun, [...BUN, 'run', '--no-env-file', 'script.ts'], /consumer ok slicer/);
+    await check('tsc with bun-types (bun init tsconfig)', bun, ['sh', '-c', 'rm -f index.ts && npx tsc --noEmit -p .']);
+  }
+
+  await check('deno publish --dry-run (JSR)', ROOT, [...DENO, 'publish', '--dry-run', '--allow-dirty'], /Success Dry run complete/);
+} finally {
+  await sandbox.close();
+  rmSync(scratch, { recursive: true, force: true });
+}
+console.log(`consumers: ${passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
