@@ -11,7 +11,7 @@
  *   `--allow-env --allow-net --allow-read`; `deno check`.
  * - Bun: `bun add <tarball>`, `bun run`; `tsc` with `bun init`'s tsconfig and bun-types.
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -64,7 +64,9 @@ function project(name: string, files: Record<string, string>): string {
 }
 
 try {
-  if (!(await check('npm pack (builds dist/)', ROOT, ['npm', 'pack', '--pack-destination', scratch, '--loglevel=error']))) throw new Error('pack');
+  if (!(await check('npm pack (builds dist/)', ROOT, ['npm', 'pack', '--pack-destination', scratch, '--loglevel=error']))) {
+    throw new Error('pack');
+  }
   const tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz')) as string);
 
   // Node and Deno: one npm project.
@@ -91,7 +93,13 @@ try {
 
   // Bun: bun add, bun init's tsconfig with bun-types.
   const bun = project('bun', { 'script.ts': SCRIPT });
-  if (await check('bun init + bun add <tarball>', bun, ['sh', '-c', `${BUN.join(' ')} init -y >/dev/null && ${BUN.join(' ')} add ${tarball} typescript@7`])) {
+  if (
+    await check('bun init + bun add <tarball>', bun, [
+      'sh',
+      '-c',
+      `${BUN.join(' ')} init -y >/dev/null && ${BUN.join(' ')} add ${tarball} typescript@7`,
+    ])
+  ) {
     await check('bun run script.ts', bun, [...BUN, 'run', '--no-env-file', 'script.ts'], /consumer ok slicer/);
     await check('tsc with bun-types (bun init tsconfig)', bun, ['sh', '-c', 'rm -f index.ts && npx tsc --noEmit -p .']);
   }

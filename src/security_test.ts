@@ -70,7 +70,12 @@ describe('the token response body is read under the timeout', () => {
 
   test('a connection dropped mid-body is TOKEN_ENDPOINT_UNAVAILABLE, retried, then succeeds', async () => {
     let calls = 0;
-    const good = JSON.stringify({ token_type: 'Bearer', scope: `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`, access_token: 'abc', expires_in: '3600' });
+    const good = JSON.stringify({
+      token_type: 'Bearer',
+      scope: `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`,
+      access_token: 'abc',
+      expires_in: '3600',
+    });
     const drop = await server((_q, r) => {
       if (++calls === 1) {
         r.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
@@ -107,7 +112,13 @@ describe('network errors say what happened', () => {
 describe('redaction', () => {
   test('raw, URL-encoded and base64 forms of a secret are removed', () => {
     const secret = 'p+ss/w&rd é=';
-    const text = [secret, encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url')].join(' | ');
+    const text = [
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ v: secret }).toString().slice(2),
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(secret).toString('base64url'),
+    ].join(' | ');
     assert.equal(redact(text, [secret]), '[redacted] | [redacted] | [redacted] | [redacted] | [redacted]');
   });
 

@@ -132,18 +132,23 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
           response: error.response,
         });
       }
-      throw new TokenEndpointUnavailableError(`${where}: the token endpoint answered ${status}${detail ? ` ${detail}` : ''} after retries`, {
-        status: error.response.status,
-        response: error.response,
-        ...oauth,
-      });
+      throw new TokenEndpointUnavailableError(
+        `${where}: the token endpoint answered ${status}${detail ? ` ${detail}` : ''} after retries`,
+        {
+          status: error.response.status,
+          response: error.response,
+          ...oauth,
+        },
+      );
     }
     if (isTimeoutError(error) || (error as Error).name === BODY_TIMEOUT) {
       throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout), after retries`);
     }
     const cause = networkCause(error);
     throw new TokenEndpointUnavailableError(
-      `${where}: cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}: ${redact((error as Error).message ?? String(error), secrets)}`,
+      `${where}: cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}: ${
+        redact((error as Error).message ?? String(error), secrets)
+      }`,
       { cause: sanitizeCause(error, secrets) },
     );
   }
