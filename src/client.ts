@@ -15,7 +15,7 @@ import {
 } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
 import { isAuthError } from './errors.ts';
-import { createFileCache } from './file_cache.ts';
+import { createFileCache, type FileCache } from './file_cache.ts';
 import { authRequestOptions } from './hooks.ts';
 import { redact } from './redact.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
@@ -147,6 +147,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const logger = options.logger ?? { warn: (message: string) => console.warn(`[slicer-auth] ${message}`) };
   const warn = (message: string) => logger.warn(redact(message, secrets));
   let cache: TokenCache | undefined;
+  let fileCache: FileCache | undefined;
 
   const marginMs = config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000;
 
@@ -159,7 +160,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       timeoutMs: options.tokenTimeoutMs,
       retries: options.tokenRetries,
     });
-    const fetchGrant = config.tokenCacheFile
+    fileCache = config.tokenCacheFile
       ? createFileCache(source, {
         file: config.tokenCacheFile,
         authUrl: credentials.authUrl,
@@ -168,8 +169,8 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
         marginMs,
         warn,
       })
-      : source;
-    cache = createTokenCache({ fetchGrant, now, random: options.random ?? Math.random, marginMs, warn });
+      : undefined;
+    cache = createTokenCache({ fetchGrant: fileCache?.fetchGrant ?? source, now, random: options.random ?? Math.random, marginMs, warn });
     return cache;
   }
 
@@ -188,8 +189,12 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       target,
       transport: config.transport,
       token: () => tokenFor(target),
-      invalidate: (token) => cache?.invalidate(target.scope, token),
+      invalidate: (token) => {
+        cache?.invalidate(target.scope, token);
+        fileCache?.forget(token);
+      },
       fetch: send,
+      allowInsecureHttp: config.allowInsecureHttp,
     });
     return ky(prefixUrl && typeof input === 'string' ? input.replace(/^\/+/, '') : input, {
       ...kyOptions,

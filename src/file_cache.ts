@@ -62,14 +62,26 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The shared file cache in front of a grant fetcher. */
+export interface FileCache {
+  /** Fetches a grant: from the file while fresh, else from the token endpoint (written back). */
+  readonly fetchGrant: GrantFetcher;
+  /**
+   * Forgets a token a service refused: it is never read back from the file,
+   * and the next write drops it (only if it is still the stored one).
+   */
+  forget(token: string): void;
+}
+
 /**
  * Wraps a grant fetcher with the shared file cache.
  *
  * @param fetchGrant fetches a new grant from the token endpoint
  * @param options file, key parts, clocks and warning sink
- * @returns a fetcher that uses the file first
+ * @returns the cache
  */
-export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOptions): GrantFetcher {
+export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOptions): FileCache {
+  const refused = new Set<string>();
   const { file } = options;
   const lockFile = `${file}.lock`;
   const wallNow = options.wallNow ?? Date.now;
@@ -107,7 +119,7 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
   /** A stored grant that is not yet in its refresh margin. */
   function usable(content: CacheFile | undefined, scope: string): Grant | undefined {
     const entry = content?.entries[key(scope)];
-    if (!entry) return undefined;
+    if (!entry || refused.has(entry.token)) return undefined;
     const remaining = entry.expiresAt - wallNow();
     if (remaining <= refreshMargin(entry.lifetime, options.marginMs) + 1000) return undefined;
     return { token: entry.token, expiresAt: options.now() + remaining, lifetime: entry.lifetime };
@@ -115,7 +127,7 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
 
   function write(content: CacheFile, scope: string, grant: Grant): void {
     const wall = wallNow();
-    const entries = Object.fromEntries(Object.entries(content.entries).filter(([, e]) => e.expiresAt > wall));
+    const entries = Object.fromEntries(Object.entries(content.entries).filter(([, e]) => e.expiresAt > wall && !refused.has(e.token)));
     entries[key(scope)] = { token: grant.token, expiresAt: wall + (grant.expiresAt - options.now()), lifetime: grant.lifetime };
     const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(temporary, JSON.stringify({ format: content.format, version: content.version, entries }), { mode: 0o600 });
@@ -142,7 +154,7 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
     return false;
   }
 
-  return async (scope) => {
+  const cached: GrantFetcher = async (scope) => {
     let content = read();
     if (!content) return fetchGrant(scope);
     const cached = usable(content, scope);
@@ -172,4 +184,5 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
       rmSync(lockFile, { force: true });
     }
   };
+  return { fetchGrant: cached, forget: (token) => void refused.add(token) };
 }

@@ -10,7 +10,7 @@
  * request once with a fresh one; a second 401 is an {@link UnauthorizedError}.
  */
 import ky, { type AfterResponseHook, type BeforeRequestHook, type Options } from 'ky';
-import type { ScopeTarget, TokenTransport } from './config.ts';
+import { assertSafeUrl, type ScopeTarget, type TokenTransport } from './config.ts';
 import type { FetchLike } from './client.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
 
@@ -22,10 +22,54 @@ export interface RequestAuth {
   readonly transport: TokenTransport;
   /** Gets the token to send (from the cache, or the permanent token). */
   readonly token: () => Promise<string>;
-  /** Drops a token the service refused, if it is still the cached one. */
+  /** Drops a token the service refused, everywhere it is cached, if it is still the cached one. */
   readonly invalidate: (token: string) => void;
   /** The fetch that finally sends. */
   readonly fetch: FetchLike;
+  /** Whether tokens may go over plain http to a non-loopback host (`SLICER_ALLOW_INSECURE_HTTP`). */
+  readonly allowInsecureHttp: boolean;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+/**
+ * Sends a request with its token, following redirects only within the same
+ * origin (so never https → http): the token is attached anew at each hop, and
+ * a redirect to another origin is handed back to the caller as it is, never
+ * re-sent with the token (in a header or a `token` body field).
+ *
+ * @param request ky's request (left untouched)
+ * @param init ky's extra fetch options
+ * @param token the access token
+ * @param auth transport, fetch and the plain-http opt-in
+ * @returns the final answer
+ * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a plain-http, non-loopback URL without the opt-in
+ */
+export async function sendWithToken(request: Request, init: RequestInit | undefined, token: string, auth: RequestAuth): Promise<Response> {
+  let current = request;
+  for (let hop = 0;; hop++) {
+    if (!auth.allowInsecureHttp) assertSafeUrl(current.url, auth.target.baseUrlKey);
+    // Only a body that a 307/308 must re-send is copied; GETs and most calls have none.
+    const replay = current.body ? current.clone() : undefined;
+    const response = await auth.fetch(await attachToken(current, token, auth.transport), { ...init, redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (!REDIRECTS.has(response.status) || !location || hop >= MAX_REDIRECTS) return response;
+    const target = new URL(location, current.url);
+    if (target.origin !== new URL(current.url).origin) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const keepBody = response.status === 307 || response.status === 308;
+    const headers = new Headers(current.headers);
+    if (!keepBody) headers.delete('content-type');
+    current = new Request(target, {
+      method: keepBody ? current.method : current.method === 'HEAD' ? 'HEAD' : 'GET',
+      headers,
+      body: keepBody ? replay?.body ?? null : null,
+      signal: current.signal,
+      // @ts-expect-error: `duplex` is required by Node for a stream body, unknown to the DOM lib.
+      duplex: 'half',
+    });
+  }
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -78,7 +122,7 @@ export function authRequestOptions(auth: RequestAuth): AuthRequestOptions {
   let token = '';
   let retried = false;
   return {
-    fetch: async (input, init) => auth.fetch(await attachToken(input as Request, token, auth.transport), init),
+    fetch: (input, init) => sendWithToken(input as Request, init, token, auth),
     hooks: {
       beforeRequest: [
         async () => {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -136,5 +139,58 @@ describe('redaction', () => {
     const error = await h.client({ tokenRetries: 1 }).getToken().catch((e: unknown) => e);
     assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED);
     assert.equal((error as { error?: string }).error, 'invalid_grant');
+  });
+});
+
+describe('a service redirect never carries the token to another origin', () => {
+  for (const transport of ['header', 'post'] as const) {
+    test(`${transport} transport: same-origin redirects are followed with the token; cross-origin ones are handed back`, async () => {
+      const other = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}'));
+      const service = await server((q, r) => {
+        if (q.url === '/same') return r.writeHead(307, { location: '/landing' }).end();
+        if (q.url === '/away') return r.writeHead(307, { location: `${other.origin}/steal` }).end();
+        r.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success"}');
+      });
+      try {
+        const client = h.client({ baseUrl: service.origin, transport });
+        const body = () => new URLSearchParams({ model: 'a.stl' });
+        assert.deepEqual(await client.authedFetch.post('same', { body: body() }).json(), { status: 'success' });
+        const landing = service.seen.find((s) => s.url === '/landing');
+        assert.ok(landing, 'followed within the origin');
+        assert.ok(transport === 'header' ? landing.authorization?.startsWith('Bearer ') : /token=/.test(landing.body), 'token re-attached');
+        assert.match(landing.body, /model=a\.stl/, '307 re-sends the body');
+        const away = await client.authedFetch.post('away', { body: body(), throwHttpErrors: false });
+        assert.equal(away.status, 307, 'the cross-origin redirect is handed back');
+        assert.deepEqual(other.seen, [], 'nothing was sent to the other origin');
+      } finally {
+        await Promise.all([other.close(), service.close()]);
+      }
+    });
+  }
+});
+
+describe('plain http', () => {
+  test('a token is not sent to a non-loopback http service URL without the opt-in', async () => {
+    const client = h.client({ baseUrl: 'http://slicer.example.invalid/api' });
+    const error = await client.authedFetch('jobs').catch((e: unknown) => e);
+    assert.equal((error as { code?: string }).code, ErrorCode.INSECURE_AUTH_URL);
+    assert.match((error as Error).message, /access token over plain http to "slicer\.example\.invalid".*SLICER_BASE_URL/);
+  });
+});
+
+describe('a refused token is forgotten everywhere', () => {
+  test('a token revoked on the server but still in the shared file cache costs exactly one new token request', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'slicer-revoked-')), 'tokens.json');
+    h.sandbox.store.reset();
+    await h.client({ tokenCacheFile: file }).getToken(); // an earlier run filled the file
+    const stored = h.sandbox.store.list(h.sandbox.env.SLICER_USERNAME, 'temporary')[0];
+    assert.ok(stored);
+    h.sandbox.store.revoke(h.sandbox.env.SLICER_USERNAME, stored.id);
+    const before = h.issued();
+    const next = h.client({ tokenCacheFile: file }); // a new run reads the revoked token from the file
+    assert.equal((await next.authedFetch('jobs').json<{ status: string }>()).status, 'success');
+    assert.equal(h.issued() - before, 1, 'one new token request');
+    assert.equal((await h.client({ tokenCacheFile: file }).authedFetch('jobs').json<{ status: string }>()).status, 'success');
+    assert.equal(h.issued() - before, 1, 'the next run reads the new token from the file');
   });
 });
