@@ -3,7 +3,8 @@
  * and, in test mode only, the test controls. No sockets here: unit tests call
  * `app.request()`; `serve.ts` binds it to a port.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import type { SandboxClock } from './clock.ts';
@@ -22,6 +23,26 @@ export interface SandboxAppOptions {
   clock: SandboxClock;
   /** Mount the test controls at `/__test`. Never on by default. */
   testMode: boolean;
+  /**
+   * The `host:port` values the app answers (its own loopback names); others get 421,
+   * which defeats DNS rebinding. Read on each request: the port is known once listening.
+   */
+  hosts: () => readonly string[];
+}
+
+/** Body limits: forms are small; service payloads may be files. */
+const SMALL_BODY = 8 * 1024;
+const SERVICE_BODY = 4 * 1024 * 1024;
+
+/**
+ * The loopback names of a served origin.
+ *
+ * @param origin e.g. `http://127.0.0.1:8787`
+ * @returns `127.0.0.1:8787`, `localhost:8787`, `[::1]:8787`
+ */
+export function loopbackHosts(origin: string): string[] {
+  const { port } = new URL(origin);
+  return ['127.0.0.1', 'localhost', '[::1]'].map((host) => `${host}:${port}`);
 }
 
 /**
@@ -38,6 +59,20 @@ export interface SandboxAppOptions {
 export function createSandboxApp(options: SandboxAppOptions): Hono {
   const { store, clock } = options;
   const app = new Hono();
+  app.use(async (c, next) => {
+    // A Request built in-process (app.request) has no Host header: its URL's host stands for it.
+    const host = (c.req.header('host') ?? new URL(c.req.url).host).toLowerCase();
+    if (!options.hosts().includes(host)) {
+      return c.json({ status: 'bad_request', reason: 'Misdirected request: this sandbox answers only its own loopback address' }, 421);
+    }
+    await next();
+  });
+  const tooLarge = (c: Context) => c.json({ status: 'bad_request', reason: 'Request body too large' }, 413);
+  for (const path of Object.values(SERVICE_PATHS)) app.use(`${path}/*`, bodyLimit({ maxSize: SERVICE_BODY, onError: tooLarge }));
+  app.use('*', async (c, next) => {
+    if (Object.values(SERVICE_PATHS).some((path) => c.req.path.startsWith(`${path}/`))) return await next();
+    return await bodyLimit({ maxSize: SMALL_BODY, onError: tooLarge })(c, next);
+  });
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Hono } from 'hono';
-import { createSandboxApp, SERVICE_PATHS } from './app.ts';
+import { createSandboxApp, loopbackHosts, SERVICE_PATHS } from './app.ts';
 import { createClock, type SandboxClock } from './clock.ts';
 import { listen } from './serve.ts';
 import { createStore, type Store } from './store.ts';
@@ -63,8 +63,8 @@ export interface SandboxParts {
   readonly clock: SandboxClock;
   /** Whether the test controls are mounted. */
   readonly testMode: boolean;
-  /** The `.env` values for an origin the app is served at. */
-  env(origin: string): SandboxEnv;
+  /** Declares the origin the app is served at (it answers only that host) and returns its `.env` values. */
+  serveAt(origin: string): SandboxEnv;
 }
 
 /** A running sandbox. */
@@ -103,12 +103,13 @@ export function createSandbox(options: SandboxOptions = {}): SandboxParts {
     predictServiceId: settings.predictServiceId,
   });
   const testMode = options.testMode ?? false;
+  let hosts: readonly string[] = [];
   return {
-    app: createSandboxApp({ store, clock, testMode }),
+    app: createSandboxApp({ store, clock, testMode, hosts: () => hosts }),
     store,
     clock,
     testMode,
-    env: (origin) => ({
+    serveAt: (origin) => (hosts = loopbackHosts(origin), {
       SLICER_AUTH_URL: origin,
       SLICER_BASE_URL: `${origin}${SERVICE_PATHS.slicer}`,
       SLICER_PREDICT_BASE_URL: `${origin}${SERVICE_PATHS.predict}`,
@@ -129,7 +130,13 @@ export function createSandbox(options: SandboxOptions = {}): SandboxParts {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const parts = createSandbox(options);
   const server = await listen(parts.app.fetch, options.port ?? 0);
-  return { env: parts.env(server.origin), store: parts.store, clock: parts.clock, testMode: parts.testMode, close: () => server.close() };
+  return {
+    env: parts.serveAt(server.origin),
+    store: parts.store,
+    clock: parts.clock,
+    testMode: parts.testMode,
+    close: () => server.close(),
+  };
 }
 
 export { createSandboxApp } from './app.ts';

@@ -32,6 +32,10 @@ const UserSchema = v.strictObject({
 });
 
 async function body<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
+  // JSON only: a cross-site page cannot send it without a CORS preflight, which is never granted.
+  if (request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
+    throw new HTTPException(415, { message: 'Test controls take application/json bodies only' });
+  }
   const json: unknown = await request.json().catch(() => undefined);
   const result = v.safeParse(schema, json ?? {});
   if (!result.success) {
@@ -50,12 +54,21 @@ async function body<S extends v.GenericSchema>(request: Request, schema: S): Pro
  */
 export function testRoutes(store: Store, clock: SandboxClock): Hono {
   const app = new Hono();
+  app.use(async (c, next) => {
+    // Same-origin or non-browser callers only: a browser on another site sends its own Origin.
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== new URL(c.req.url).origin) {
+      throw new HTTPException(403, { message: 'Cross-site requests to the test controls are refused' });
+    }
+    await next();
+  });
   app.post('/clock', async (c) => {
     const { advanceSeconds } = await body(c.req.raw, ClockSchema);
     clock.advance(advanceSeconds * 1000);
     return c.json({ offsetSeconds: clock.offset() / 1000 });
   });
-  app.post('/reset', (c) => {
+  app.post('/reset', async (c) => {
+    if (c.req.header('content-type')) await body(c.req.raw, v.strictObject({}));
     store.reset();
     clock.reset();
     return c.json({ reset: true });

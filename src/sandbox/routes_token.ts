@@ -7,6 +7,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
+/** RFC 6749 §5.1: token answers must not be cached. */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 function oauthError(status: ContentfulStatusCode, error: string, description: string) {
   return { status, body: { error, error_description: description } };
@@ -27,13 +29,12 @@ export function tokenRoutes(store: Store): Hono {
     if (fault?.status !== undefined || fault?.body !== undefined) {
       return c.body(fault.body ?? '', (fault.status ?? 200) as ContentfulStatusCode, {
         'content-type': fault.contentType ?? 'application/json',
-        'cache-control': 'no-store',
+        ...NO_STORE,
         ...fault.headers,
       });
     }
     const answer = await grant(store, c.req.raw);
-    c.header('cache-control', 'no-store');
-    return c.json(answer.body, answer.status);
+    return c.json(answer.body, answer.status, NO_STORE);
   });
 
   app.all(
@@ -43,9 +44,15 @@ export function tokenRoutes(store: Store): Hono {
   return app;
 }
 
-async function readFields(request: Request, store: Store): Promise<Record<string, string> | undefined> {
+/** The form's fields; `'duplicate'` when a parameter is repeated (RFC 6749 §3.1: parameters must not be). */
+async function readFields(request: Request, store: Store): Promise<Record<string, string> | 'duplicate' | undefined> {
   const type = request.headers.get('content-type')?.toLowerCase() ?? '';
-  if (type.startsWith(FORM)) return Object.fromEntries(new URLSearchParams(await request.text()));
+  // Exactly the form media type; parameters such as charset are allowed.
+  if (type.split(';')[0]?.trim() === FORM) {
+    const params = [...new URLSearchParams(await request.text())];
+    const fields = Object.fromEntries(params);
+    return Object.keys(fields).length === params.length ? fields : 'duplicate';
+  }
   if (store.violates('json-accepted') && type.startsWith('application/json')) {
     const json: unknown = await request.json().catch(() => undefined);
     return typeof json === 'object' && json !== null ? (json as Record<string, string>) : {};
@@ -55,6 +62,7 @@ async function readFields(request: Request, store: Store): Promise<Record<string
 
 async function grant(store: Store, request: Request) {
   const fields = await readFields(request, store);
+  if (fields === 'duplicate') return oauthError(400, 'invalid_request', 'A parameter is repeated');
   if (!fields) {
     return oauthError(
       400,
@@ -77,7 +85,8 @@ async function grant(store: Store, request: Request) {
     return oauthError(400, 'invalid_scope', 'The scope must be "service_id=<id>" naming the slicing or the prediction service');
   }
   const login = store.login(username, password);
-  if (login === 'locked') return oauthError(429, 'invalid_grant', 'Too many failed attempts for this user; try again later');
+  // RFC 6749 §5.2: a refused grant is 400 invalid_grant, locked or not.
+  if (login === 'locked') return oauthError(400, 'invalid_grant', 'Too many failed attempts for this user; try again later');
   if (login === 'invalid') return oauthError(400, 'invalid_grant', 'Invalid username or password');
 
   const { value, lifetimeSeconds } = store.issueTemporary(username, serviceId);

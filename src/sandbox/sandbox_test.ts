@@ -4,7 +4,7 @@ import { createSandbox } from './mod.ts';
 
 // No socket: the routes answer app.request(); the transport is tested end to end elsewhere.
 const parts = createSandbox({ testMode: true });
-const sb = { ...parts, env: parts.env('http://127.0.0.1:8787') };
+const sb = { ...parts, env: parts.serveAt('http://127.0.0.1:8787') };
 const fetch = (input: string, init?: RequestInit) => Promise.resolve(parts.app.request(input, init));
 beforeEach(() => {
   sb.store.reset();
@@ -80,7 +80,8 @@ describe('token endpoint (contract 4.1)', () => {
   test('repeated failed logins are limited', async () => {
     for (let i = 0; i < 5; i++) await (await grant({ ...good(), password: 'wrong' })).body?.cancel();
     const locked = await grant(good());
-    assert.equal(locked.status, 429);
+    assert.equal(locked.status, 400, 'RFC 6749 §5.2: a locked account is a refused grant');
+    assert.equal(((await locked.json()) as { error: string }).error, 'invalid_grant');
     sb.clock.advance(5 * 60_000);
     assert.equal((await grant(good())).status, 200);
   });
@@ -144,6 +145,7 @@ describe('resource services (contract 5.1, 5.2)', () => {
 describe('test controls', () => {
   test('exist only in test mode', async () => {
     const plain = createSandbox();
+    plain.serveAt('http://127.0.0.1:8787');
     {
       for (const path of ['/__test/stats', '/__test/reset', '/__test/clock']) {
         const response = await plain.app.request(`http://127.0.0.1:8787${path}`, {
@@ -180,5 +182,66 @@ describe('test controls', () => {
     await control('reset', {});
     assert.deepEqual((await control('stats')).issued, {});
     assert.equal(sb.clock.offset(), 0);
+  });
+});
+
+describe('hardening (always on)', () => {
+  test("only the sandbox's own loopback Host is answered (DNS rebinding)", async () => {
+    for (const host of ['evil.example:8787', '127.0.0.1:9999', 'localhost']) {
+      const response = await parts.app.request('http://127.0.0.1:8787/oauth2/token/', { method: 'POST', headers: { host } });
+      assert.equal(response.status, 421, host);
+    }
+    const own = await parts.app.request('http://127.0.0.1:8787/', { headers: { host: 'localhost:8787' } });
+    assert.equal(own.status, 200);
+  });
+
+  test('bodies are limited: forms a few KiB, services a few MiB (413)', async () => {
+    const big = await grant({ ...good(), padding: 'x'.repeat(64 * 1024) });
+    assert.equal(big.status, 413);
+    const service = await fetch(`${sb.env.SLICER_BASE_URL}/upload`, { method: 'POST', body: 'x'.repeat(5 * 1024 * 1024) });
+    assert.equal(service.status, 413);
+    const fine = await fetch(`${sb.env.SLICER_BASE_URL}/upload`, { method: 'POST', body: 'x'.repeat(1024 * 1024) });
+    assert.equal(fine.status, 401, 'a 1 MiB body reaches the service (which wants a token)');
+  });
+
+  test('a content type other than exactly the form type, and repeated parameters, are invalid_request', async () => {
+    const typed = await grant(good(), { 'content-type': 'application/x-www-form-urlencodedXYZ' });
+    assert.equal(typed.status, 400);
+    assert.equal(((await typed.json()) as { error: string }).error, 'invalid_request');
+    assert.equal((await grant(good(), { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' })).status, 200);
+    const body = `grant_type=refresh_token&${new URLSearchParams(good())}`;
+    const duplicate = await fetch(`${sb.env.SLICER_AUTH_URL}/oauth2/token/`, { method: 'POST', headers: FORM, body });
+    assert.equal(duplicate.status, 400);
+    assert.equal(((await duplicate.json()) as { error: string }).error, 'invalid_request');
+  });
+
+  test('token answers carry Cache-Control: no-store and Pragma: no-cache, errors too', async () => {
+    for (const response of [await grant(good()), await grant({ ...good(), grant_type: 'x' })]) {
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(response.headers.get('pragma'), 'no-cache');
+    }
+  });
+
+  test('test controls take JSON only, refuse a cross-site Origin, and reset restores every default', async () => {
+    const users = `${sb.env.SLICER_AUTH_URL}/__test/users`;
+    const body = JSON.stringify({ username: sb.env.SLICER_USERNAME, password: 'changed' });
+    const plain = await fetch(users, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    assert.equal(plain.status, 415);
+    const crossSite = await fetch(users, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body,
+    });
+    assert.equal(crossSite.status, 403);
+    assert.equal((await grant(good())).status, 200, 'the password is unchanged');
+    const sameOrigin = await fetch(users, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: sb.env.SLICER_AUTH_URL },
+      body,
+    });
+    assert.equal(sameOrigin.status, 201);
+    assert.equal((await grant(good())).status, 400, 'changed');
+    await fetch(`${sb.env.SLICER_AUTH_URL}/__test/reset`, { method: 'POST' });
+    assert.equal((await grant(good())).status, 200, 'reset restored the seeded password');
   });
 });

@@ -352,7 +352,8 @@ export function createStore(options: StoreOptions): Store {
       violations.clear();
       reusable.clear();
       lifetimeSeconds = TOKEN_LIFETIME_SECONDS;
-      for (const name of [...users.keys()]) if (!(name in options.users)) users.delete(name);
+      users.clear();
+      for (const [name, password] of Object.entries(options.users)) addUser(name, password);
     },
   };
 }

@@ -4,7 +4,7 @@ import { createSandbox } from './mod.ts';
 
 // No socket: the routes answer app.request(); the transport is tested end to end elsewhere.
 const parts = createSandbox({ testMode: true });
-const sb = { ...parts, env: parts.env('http://127.0.0.1:8787') };
+const sb = { ...parts, env: parts.serveAt('http://127.0.0.1:8787') };
 const fetch = (input: string, init?: RequestInit) => Promise.resolve(parts.app.request(input, init));
 
 const url = (path: string) => `${sb.env.SLICER_AUTH_URL}${path}`;
