@@ -103,6 +103,10 @@ describe('CLI: permanent tokens through the web UI', () => {
     const value = created.out.trim();
     const use = () => fetch(`${h.sandbox.env.SLICER_BASE_URL}/x`, { headers: { authorization: `Bearer ${value}` } }).then((r) => r.status);
     assert.equal(await use(), 200);
+    const twice = await cli(['permanent', 'create', '--name', `cli-${stamp}-a`, '--scope', 'slicer']);
+    assert.equal(twice.code, 1, 'a name an active token already has is refused');
+    assert.match(twice.err, /already named "cli-\d+-a".*--allow-duplicate/);
+    assert.equal(twice.out, '', 'no second token was created');
     assert.equal((await cli(['permanent', 'create', '--name', `cli-${stamp}-b`, '--scope', 'slicer', '--scope', 'predict'])).code, 0);
 
     const list = await cli(['permanent', 'list']);
