@@ -93,9 +93,6 @@ export interface Needs {
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
 
-/** The option names of the settings that hold no secret. */
-export const PUBLIC_SETTINGS: readonly SettingName[] = NAMES.filter((name) => !('secret' in SETTINGS[name]));
-
 type Present = Partial<Record<SettingName, unknown>>;
 
 /**
