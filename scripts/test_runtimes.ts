@@ -17,26 +17,23 @@ const BUN = ['npx', '--yes', 'bun@1.4.5'] as const;
 /** Deno may read exactly the module's variables, nothing more. */
 const DENO_ENV = ENV_KEYS.join(',');
 
+/** `deno run` of the smoke script with exactly the module's variables and loopback, plus `extra` flags. */
+const denoSmoke = (...extra: string[]) => [
+  ...DENO.slice(1),
+  'run',
+  `--allow-env=${DENO_ENV}`,
+  '--allow-net=127.0.0.1',
+  ...extra,
+  'scripts/runtime_smoke.ts',
+];
+
 const sandbox = await startSandbox({ testMode: true });
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
 const checks: [string, string, string[], RegExp][] = [
   ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
-  ['deno smoke (narrow permissions)', DENO[0], [
-    ...DENO.slice(1),
-    'run',
-    `--allow-env=${DENO_ENV}`,
-    '--allow-net=127.0.0.1',
-    '--allow-read=.',
-    'scripts/runtime_smoke.ts',
-  ], /smoke ok deno/],
+  ['deno smoke (narrow permissions)', DENO[0], denoSmoke('--allow-read=.'), /smoke ok deno/],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
-  ['deno smoke without --allow-read', DENO[0], [
-    ...DENO.slice(1),
-    'run',
-    `--allow-env=${DENO_ENV}`,
-    '--allow-net=127.0.0.1',
-    'scripts/runtime_smoke.ts',
-  ], /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],
+  ['deno smoke without --allow-read', DENO[0], denoSmoke(), /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],
   ['bun smoke', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
   ['deno test (unit tests)', DENO[0], [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
   ['bun test (unit tests)', BUN[0], [...BUN.slice(1), 'test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],

@@ -281,11 +281,11 @@ export function requireSettings(config: Config, needs: Needs, task?: string): vo
  * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
  */
 export function resolveScope(config: Config, input: ScopeInput | string = 'slicer', relative = false): ScopeTarget {
-  const valid = scopeKind(config, input) !== 'invalid';
-  requireSettings(config, { scope: input, relative }, valid ? `use scope "${input}"` : 'use this scope');
+  const kind = scopeKind(config, input);
+  requireSettings(config, { scope: input, relative }, kind === 'invalid' ? 'use this scope' : `use scope "${input}"`);
   const serviceId = serviceIdOf(config, input) as string; // present: requireSettings checked it
-  const predict = scopeKind(config, input) === 'predict';
-  const permanentToken = predict ? config.predictToken : scopeKind(config, input) === 'slicer' ? config.token : undefined;
+  const predict = kind === 'predict';
+  const permanentToken = predict ? config.predictToken : kind === 'slicer' ? config.token : undefined;
   return {
     scope: `service_id=${serviceId}`,
     baseUrl: predict ? config.predictBaseUrl : config.baseUrl,

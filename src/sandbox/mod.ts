@@ -109,15 +109,18 @@ export function createSandbox(options: SandboxOptions = {}): SandboxParts {
     store,
     clock,
     testMode,
-    serveAt: (origin) => (hosts = loopbackHosts(origin), {
-      SLICER_AUTH_URL: origin,
-      SLICER_BASE_URL: `${origin}${SERVICE_PATHS.slicer}`,
-      SLICER_PREDICT_BASE_URL: `${origin}${SERVICE_PATHS.predict}`,
-      SLICER_USERNAME: settings.username,
-      SLICER_PASSWORD: settings.password,
-      SLICER_SERVICE_ID: settings.serviceId,
-      SLICER_PREDICT_SERVICE_ID: settings.predictServiceId,
-    }),
+    serveAt(origin) {
+      hosts = loopbackHosts(origin);
+      return {
+        SLICER_AUTH_URL: origin,
+        SLICER_BASE_URL: `${origin}${SERVICE_PATHS.slicer}`,
+        SLICER_PREDICT_BASE_URL: `${origin}${SERVICE_PATHS.predict}`,
+        SLICER_USERNAME: settings.username,
+        SLICER_PASSWORD: settings.password,
+        SLICER_SERVICE_ID: settings.serviceId,
+        SLICER_PREDICT_SERVICE_ID: settings.predictServiceId,
+      };
+    },
   };
 }
 
