@@ -9,10 +9,15 @@
  *   process is gone, or that is older than any token request can take, is
  *   broken, so a crash cannot leave it stuck.
  * - A corrupt, unreadable or foreign file is ignored with a warning (and left
- *   as it is); tokens are then fetched directly.
+ *   as it is); tokens are then fetched directly. So is, on POSIX, a file that
+ *   is a symbolic link, belongs to another user, or that group or others may
+ *   read or write: its tokens could be forged, or read by someone else.
+ * - An odd lock path (a symbolic link, a directory, unreadable) is never
+ *   waited on: the token is fetched without the lock, and the path removed
+ *   once stale.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from 'node:fs';
 import process from 'node:process';
 import * as v from 'valibot';
 import { refreshMargin } from './token_cache.ts';
@@ -92,8 +97,32 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
   };
   const key = (scope: string) => `${options.authUrl} ${options.username} ${scope}`;
 
-  /** The file's content; undefined when it must be left alone (foreign, corrupt, unreadable). */
+  /**
+   * Why the file must not be trusted (POSIX): a symbolic link, another user's
+   * file, or one that group or others may read or write. Its tokens could be
+   * forged or read by someone else.
+   */
+  function distrust(): string | undefined {
+    let stat: Stats;
+    try {
+      stat = lstatSync(file);
+    } catch {
+      return undefined; // missing (or unreadable: read() says so)
+    }
+    if (stat.isSymbolicLink()) return 'it is a symbolic link';
+    if (process.platform === 'win32') return undefined;
+    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
+    if ((stat.mode & 0o077) !== 0) return `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)}; chmod 600 it)`;
+    return undefined;
+  }
+
+  /** The file's content; undefined when it must be left alone (untrusted, foreign, corrupt, unreadable). */
   function read(): CacheFile | undefined {
+    const why = distrust();
+    if (why) {
+      warnOnce(`Ignoring the token cache ${file}: ${why}; it is neither read nor written`);
+      return undefined;
+    }
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -135,23 +164,45 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
     renameSync(temporary, file);
   }
 
-  function tryLock(): boolean {
+  /**
+   * Takes the lock: `locked`, `wait` (another process holds it), or `bypass`
+   * (the lock path is odd — a symbolic link, a directory, unreadable — and
+   * waiting on it could last until it is stale: fetch without it).
+   */
+  function tryLock(): 'locked' | 'wait' | 'bypass' {
     try {
       closeSync(openSync(lockFile, 'wx', 0o600));
       writeFileSync(lockFile, String(process.pid));
-      return true;
+      return 'locked';
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
     }
-    let stale = false;
+    let stat: Stats;
     try {
-      const pid = Number(readFileSync(lockFile, 'utf8'));
-      stale = (pid > 0 && !alive(pid)) || wallNow() - statSync(lockFile).mtimeMs > STALE_LOCK_MS;
+      stat = lstatSync(lockFile);
     } catch {
-      return false; // released meanwhile, or being written: look again
+      return 'wait'; // released meanwhile: look again
     }
-    if (stale) rmSync(lockFile, { force: true });
-    return false;
+    const old = wallNow() - stat.mtimeMs > STALE_LOCK_MS;
+    if (!stat.isFile()) {
+      try {
+        // Only a stale link or empty directory is removed; anything else is not ours to force.
+        if (old) stat.isDirectory() ? rmdirSync(lockFile) : rmSync(lockFile, { force: true });
+      } catch {
+        // left as it is
+      }
+      warnOnce(`The token cache lock ${lockFile} is not a regular file; fetching a token without it`);
+      return 'bypass';
+    }
+    let pid: number;
+    try {
+      pid = Number(readFileSync(lockFile, 'utf8'));
+    } catch {
+      warnOnce(`Cannot read the token cache lock ${lockFile}; fetching a token without it`);
+      return 'bypass';
+    }
+    if ((pid > 0 && !alive(pid)) || old) rmSync(lockFile, { force: true });
+    return 'wait';
   }
 
   const cached: GrantFetcher = async (scope) => {
@@ -160,7 +211,8 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
     const cached = usable(content, scope);
     if (cached) return cached;
     const waitUntil = wallNow() + MAX_WAIT_MS;
-    while (!tryLock()) {
+    for (let state = tryLock(); state !== 'locked'; state = tryLock()) {
+      if (state === 'bypass') return fetchGrant(scope);
       await sleep(POLL_MS);
       const written = usable(read(), scope);
       if (written) return written;

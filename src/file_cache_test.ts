@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -57,7 +68,7 @@ describe('token cache shared across processes', () => {
 
   test('a corrupt or foreign file is ignored with a warning and left alone', async () => {
     for (const content of ['{not json', JSON.stringify({ some: 'other tool' })]) {
-      writeFileSync(file, content);
+      writeFileSync(file, content, { mode: 0o600 }); // private, as the cache is: its content is the point here
       const run = await worker();
       assert.equal(run.code, 0, run.err);
       assert.match(run.err, /Ignoring the token cache .*not a slicer-auth token cache/);
@@ -86,4 +97,60 @@ describe('token cache shared across processes', () => {
     assert.notEqual(second.out, first.out);
     assert.equal(h.issued(), 2);
   });
+});
+
+describe('untrusted cache files and locks', () => {
+  const forged = () =>
+    JSON.stringify({
+      format: 'slicer-auth-token-cache',
+      version: 1,
+      entries: {
+        [`${h.sandbox.env.SLICER_AUTH_URL} ${h.sandbox.env.SLICER_USERNAME} service_id=${h.sandbox.env.SLICER_SERVICE_ID}`]: {
+          token: 'forged-token',
+          expiresAt: Date.now() + 3600_000,
+          lifetime: 3600_000,
+        },
+      },
+    });
+
+  for (
+    const [what, prepare, warning] of [
+      ['readable by others (0666)', () => chmodSync(file, 0o666), /group or others may read or write it \(mode 666/],
+      ['owned by another user', () => chownSync(file, 65534, 65534), /belongs to another user/],
+      ['a symbolic link', () => {
+        renameSync(file, `${file}.target`);
+        symlinkSync(`${file}.target`, file);
+      }, /symbolic link/],
+    ] as const
+  ) {
+    test(`a cache file ${what} is ignored with one warning, never read or overwritten`, async (t) => {
+      if (what === 'owned by another user' && process.getuid?.() !== 0) return t.skip('needs root to chown');
+      writeFileSync(file, forged(), { mode: 0o600 });
+      prepare();
+      const before = readFileSync(file, 'utf8');
+      h.warnings.length = 0;
+      const client = h.client({ tokenCacheFile: file });
+      const token = await client.getToken();
+      assert.notEqual(token, 'forged-token');
+      assert.equal(h.issued(), 1);
+      assert.equal(readFileSync(file, 'utf8'), before, 'left as it was');
+      assert.equal(h.warnings.filter((w) => warning.test(w)).length, 1, h.warnings.join('\n'));
+    });
+  }
+
+  for (
+    const [what, prepare] of [
+      ['a dangling symbolic link', () => symlinkSync(join(dir, 'nowhere'), `${file}.lock`)],
+      ['a directory', () => mkdirSync(`${file}.lock`)],
+    ] as const
+  ) {
+    test(`a lock that is ${what} never makes a process wait`, async () => {
+      prepare();
+      h.warnings.length = 0;
+      const started = performance.now();
+      assert.ok(await h.client({ tokenCacheFile: file }).getToken());
+      assert.ok(performance.now() - started < 5_000, 'no long wait');
+      assert.ok(h.warnings.some((w) => /lock .* is not a regular file/.test(w)), h.warnings.join('\n'));
+    });
+  }
 });
