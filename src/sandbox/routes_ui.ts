@@ -9,7 +9,7 @@ import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
-import type { Session, Store } from './store.ts';
+import { type Session, SESSION_MAX_MS, type Store } from './store.ts';
 import { UI_CSS, UI_JS } from './ui_assets.ts';
 import { homeView, loginView, page, securityView, sessionsView, tokensView } from './ui_views.ts';
 
@@ -66,6 +66,7 @@ export function uiRoutes(store: Store): Hono<UiEnv> {
       sameSite: 'Strict',
       path: '/',
       secure: new URL(c.req.url).protocol === 'https:',
+      maxAge: SESSION_MAX_MS / 1000,
     });
     return c.redirect(next, 303);
   });

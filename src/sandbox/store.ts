@@ -79,6 +79,11 @@ export interface TokenRecord {
   revokedAt: number | undefined;
 }
 
+/** A UI session ends after this long without a request. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** A UI session ends this long after login, however busy. */
+export const SESSION_MAX_MS = 12 * 3600_000;
+
 /** A browser session of the UI. */
 export interface Session {
   readonly id: string;
@@ -86,6 +91,8 @@ export interface Session {
   readonly username: string;
   readonly createdAt: number;
   readonly userAgent: string;
+  /** Last request (clock ms); the idle limit counts from it. */
+  lastSeenAt: number;
 }
 
 /** What {@link createStore} needs. */
@@ -293,13 +300,22 @@ export function createStore(options: StoreOptions): Store {
     /** Opens a browser session; returns its cookie value. */
     openSession(username: string, userAgent: string): string {
       const value = newSecret();
-      const session = { id: randomBytes(8).toString('hex'), hash: sha256(value), username, createdAt: clock.now(), userAgent };
+      const now = clock.now();
+      const session = { id: randomBytes(8).toString('hex'), hash: sha256(value), username, createdAt: now, lastSeenAt: now, userAgent };
       sessions.set(session.hash, session);
       return value;
     },
-    /** The session of a cookie value, if open. */
+    /** The session of a cookie value, if open and within its idle and absolute limits (on the sandbox clock). */
     session(value: string | undefined): Session | undefined {
-      return value ? sessions.get(sha256(value)) : undefined;
+      const session = value ? sessions.get(sha256(value)) : undefined;
+      if (!session) return undefined;
+      const now = clock.now();
+      if (now - session.lastSeenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_MAX_MS) {
+        sessions.delete(session.hash);
+        return undefined;
+      }
+      session.lastSeenAt = now;
+      return session;
     },
     /** A user's open sessions. */
     sessionsOf(username: string): Session[] {

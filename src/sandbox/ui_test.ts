@@ -110,3 +110,35 @@ describe('sandbox UI security', () => {
     );
   });
 });
+
+describe('UI sessions expire on the sandbox clock', () => {
+  const page = (cookie: string) => fetch(url('/security/tokens'), { headers: { cookie }, redirect: 'manual' }).then((r) => r.status);
+
+  test('the cookie has a Max-Age; a session idle for over 30 minutes is gone', async () => {
+    sb.clock.reset();
+    const { cookie, setCookie } = await logIn();
+    assert.match(setCookie, /Max-Age=43200/i);
+    sb.clock.advance(29 * 60_000);
+    assert.equal(await page(cookie), 200, 'still within the idle limit');
+    sb.clock.advance(29 * 60_000);
+    assert.equal(await page(cookie), 200, 'each request renews the idle limit');
+    sb.clock.advance(31 * 60_000);
+    assert.equal(await page(cookie), 303, 'idle too long: back to the login');
+  });
+
+  test('a busy session still ends 12 hours after login', async () => {
+    sb.clock.reset();
+    const { cookie } = await logIn();
+    for (let hour = 0; hour < 12; hour++) {
+      sb.clock.advance(20 * 60_000);
+      assert.equal(await page(cookie), 200);
+      sb.clock.advance(20 * 60_000);
+      assert.equal(await page(cookie), 200);
+      sb.clock.advance(19 * 60_000);
+      assert.equal(await page(cookie), 200);
+    }
+    // 11 h 48 min so far, never idle for long; 13 more minutes cross the 12-hour limit.
+    sb.clock.advance(13 * 60_000);
+    assert.equal(await page(cookie), 303, 'over the absolute limit');
+  });
+});
