@@ -195,6 +195,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       },
       fetch: send,
       allowInsecureHttp: config.allowInsecureHttp,
+      redact: (text) => redact(text, secrets),
     });
     return ky(prefixUrl && typeof input === 'string' ? input.replace(/^\/+/, '') : input, {
       ...kyOptions,

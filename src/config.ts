@@ -135,8 +135,8 @@ function scopeKind(present: Present, scope: string): 'slicer' | 'predict' | 'oth
   if (scope === 'slicer' || scope === 'predict') return scope;
   const id = /^service_id=([^\s=&]+)$/.exec(scope)?.[1];
   if (id === undefined) return 'invalid';
-  if (present.serviceId !== undefined && id === String(present.serviceId)) return 'slicer';
-  if (present.predictServiceId !== undefined && id === String(present.predictServiceId)) return 'predict';
+  if (present.serviceId !== undefined && id === String(present.serviceId).trim()) return 'slicer';
+  if (present.predictServiceId !== undefined && id === String(present.predictServiceId).trim()) return 'predict';
   return 'other';
 }
 
@@ -159,7 +159,7 @@ export function parseConfig(env: EnvInput, options: SettingOptions = {}, needs?:
     const found: Found | undefined = typeof given === 'string' ? { value: given, source: { kind: 'environment' } } : given;
     const value = option !== undefined ? String(option) : found?.value;
     if (value === undefined || value.trim() === '') continue;
-    raw[name] = value.trim();
+    raw[name] = value; // each schema trims what may be trimmed; a secret is kept exactly as given
     sources[name] = option !== undefined || !found ? { kind: 'option' } : found.source;
   }
   const result = v.safeParse(SettingsSchema, raw);

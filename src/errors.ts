@@ -173,22 +173,20 @@ export class TokenEndpointUnavailableError extends AuthError implements HttpFail
 }
 
 /** The token endpoint answered 3xx; the redirect is not followed. Code `TOKEN_ENDPOINT_REDIRECT`. */
-export class TokenEndpointRedirectError extends AuthError implements HttpFailure {
+export class TokenEndpointRedirectError extends AuthError {
   /** The 3xx status. */
   readonly status: number;
   /** Where it pointed: origin and path, without query string. */
   readonly location: string | undefined;
-  declare readonly response: Response | undefined;
 
   /**
    * @param message the full, redacted message
-   * @param details status, target and response
+   * @param details status and target (the response itself is not kept: its headers may carry secrets)
    */
-  constructor(message: string, details: { status: number; location: string | undefined; response?: Response }) {
+  constructor(message: string, details: { status: number; location: string | undefined }) {
     super(ErrorCode.TOKEN_ENDPOINT_REDIRECT, message);
     this.status = details.status;
     this.location = details.location;
-    keepResponse(this, details.response);
   }
 }
 

@@ -28,6 +28,8 @@ export interface RequestAuth {
   readonly fetch: FetchLike;
   /** Whether tokens may go over plain http to a non-loopback host (`SLICER_ALLOW_INSECURE_HTTP`). */
   readonly allowInsecureHttp: boolean;
+  /** Removes the client's known secrets from a message. */
+  readonly redact: (text: string) => string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -139,8 +141,10 @@ export function authRequestOptions(auth: RequestAuth): AuthRequestOptions {
             return ky.retry({ delay: 0, code: 'TOKEN_REJECTED' });
           }
           throw new UnauthorizedError(
-            `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +
-              `"${auth.target.scope}": check that SLICER_SERVICE_ID / SLICER_PREDICT_SERVICE_ID name this service`,
+            auth.redact(
+              `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +
+                `"${auth.target.scope}": check that SLICER_SERVICE_ID / SLICER_PREDICT_SERVICE_ID name this service`,
+            ),
             response,
           );
         },

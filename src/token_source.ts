@@ -118,8 +118,8 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       hooks: { afterResponse: [(_request, _options, response) => buffered(response, timeout)] },
     });
   } catch (error) {
-    const where = `Cannot get a token for scope "${scope}" from ${url}`;
     const secrets = [options.password];
+    const where = `Cannot get a token for scope "${redact(scope, secrets)}" from ${url}`;
     if (isHTTPError(error)) {
       const status = `${error.response.status} ${error.response.statusText}`.trim();
       const oauth = await oauthFields(error.response, secrets);
@@ -234,7 +234,7 @@ export async function processGrantResponse(
   sentAt: number,
   secrets: readonly (string | Secret)[],
 ): Promise<Grant> {
-  const where = `Cannot get a token for scope "${scope}"`;
+  const where = `Cannot get a token for scope "${redact(scope, secrets)}"`;
   if (response.status >= 300 && response.status < 400) {
     // Never followed (see sendGrantRequest): the password would go wherever it points.
     const location = response.headers.get('location');
@@ -243,7 +243,8 @@ export async function processGrantResponse(
     throw new TokenEndpointRedirectError(
       `${where}: the token endpoint answered ${response.status}, a redirect to ${redact(shown, secrets)}; ` +
         'the password is sent to the configured endpoint only: check SLICER_AUTH_URL (https, exact path)',
-      { status: response.status, location: target ? redact(shown, secrets) : undefined, response },
+      // No `response` kept: its Location header may carry anything, and inspect(showHidden) would show it.
+      { status: response.status, location: target ? redact(shown, secrets) : undefined },
     );
   }
   if (!response.ok) {
