@@ -34,6 +34,17 @@ const checks: [string, string, string[], RegExp][] = [
   ['deno smoke (narrow permissions)', DENO[0], denoSmoke('--allow-read=.'), /smoke ok deno/],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
   ['deno smoke without --allow-read', DENO[0], denoSmoke(), /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],
+  // The doctor under Deno names the permissions it was not given as flags.
+  ['deno doctor (narrow permissions)', DENO[0], [
+    ...DENO.slice(1),
+    'run',
+    '--allow-env',
+    '--allow-net=127.0.0.1',
+    'src/cli.ts',
+    'doctor',
+    '--scope',
+    'slicer',
+  ], /! runtime: Deno .*not granted for everything: net, read\n\s+fix: .*--allow-read=\.env[\s\S]*✔ token request \(slicer\)/],
   ['bun smoke', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
   ['deno test (unit tests)', DENO[0], [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
   ['bun test (unit tests)', BUN[0], [...BUN.slice(1), 'test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],

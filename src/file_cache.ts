@@ -67,6 +67,28 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Why a cache file must not be trusted (POSIX): a symbolic link, another
+ * user's file, or one that group or others may read or write. Its tokens
+ * could be forged, or read by someone else.
+ *
+ * @param file the cache file
+ * @returns the reason, or undefined when it is trustworthy or missing
+ */
+export function distrust(file: string): string | undefined {
+  let stat: Stats;
+  try {
+    stat = lstatSync(file);
+  } catch {
+    return undefined; // missing (or unreadable: reading says so)
+  }
+  if (stat.isSymbolicLink()) return 'it is a symbolic link';
+  if (process.platform === 'win32') return undefined;
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
+  if ((stat.mode & 0o077) !== 0) return `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)}; chmod 600 it)`;
+  return undefined;
+}
+
 /** The shared file cache in front of a grant fetcher. */
 export interface FileCache {
   /** Fetches a grant: from the file while fresh, else from the token endpoint (written back). */
@@ -97,28 +119,9 @@ export function createFileCache(fetchGrant: GrantFetcher, options: FileCacheOpti
   };
   const key = (scope: string) => `${options.authUrl} ${options.username} ${scope}`;
 
-  /**
-   * Why the file must not be trusted (POSIX): a symbolic link, another user's
-   * file, or one that group or others may read or write. Its tokens could be
-   * forged or read by someone else.
-   */
-  function distrust(): string | undefined {
-    let stat: Stats;
-    try {
-      stat = lstatSync(file);
-    } catch {
-      return undefined; // missing (or unreadable: read() says so)
-    }
-    if (stat.isSymbolicLink()) return 'it is a symbolic link';
-    if (process.platform === 'win32') return undefined;
-    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
-    if ((stat.mode & 0o077) !== 0) return `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)}; chmod 600 it)`;
-    return undefined;
-  }
-
   /** The file's content; undefined when it must be left alone (untrusted, foreign, corrupt, unreadable). */
   function read(): CacheFile | undefined {
-    const why = distrust();
+    const why = distrust(file);
     if (why) {
       warnOnce(`Ignoring the token cache ${file}: ${why}; it is neither read nor written`);
       return undefined;

@@ -4,6 +4,7 @@
 import { ErrorCode, isAuthError } from '../errors.ts';
 import { CALL_HELP, callCommand } from './call_command.ts';
 import { demo } from './demo.ts';
+import { DOCTOR_HELP, doctorCommand } from './doctor_command.ts';
 import { PERMANENT_HELP, permanentCommand } from './permanent_command.ts';
 import { SANDBOX_HELP, sandboxCommand } from './sandbox_command.ts';
 import { TOKEN_HELP, tokenCommand } from './token_command.ts';
@@ -17,6 +18,7 @@ Commands:
   call        make an authenticated request and print the answer
   permanent   create, list or revoke permanent tokens (drives the web UI in a headless browser)
   sandbox     run the local sandbox services
+  doctor      check the set-up end to end and say how to fix what is wrong
   demo        the npm start demo: the module end to end (against the sandbox when nothing is configured)
 
 Run "slicer-auth <command> --help" for a command's options.
@@ -29,6 +31,7 @@ const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => 
   call: { help: CALL_HELP, run: callCommand },
   permanent: { help: PERMANENT_HELP, run: permanentCommand },
   sandbox: { help: SANDBOX_HELP, run: sandboxCommand },
+  doctor: { help: DOCTOR_HELP, run: doctorCommand },
   demo: { help: 'Usage: slicer-auth demo\n\nRuns the module end to end and exits.', run: (_args, io) => demo(io) },
 };
 

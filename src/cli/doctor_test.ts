@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import * as v from 'valibot';
+import { type Finished, runTs } from '../testing/processes.ts';
+import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+
+const PASSWORD = 'Doctor-Pa55+&%= secret';
+let h: Harness;
+let env: Record<string, string | undefined>;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+beforeEach(() => {
+  h.sandbox.store.reset();
+  h.sandbox.store.addUser('doctor', PASSWORD);
+  env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SLICER_ENV_FILE: '/dev/null',
+    ...h.sandbox.env,
+    SLICER_USERNAME: 'doctor',
+    SLICER_PASSWORD: PASSWORD,
+  };
+});
+
+const outputs: string[] = [];
+async function doctor(overrides: Record<string, string | undefined> = {}, args: string[] = []): Promise<Finished> {
+  const run = await runTs(['src/cli.ts', 'doctor', ...args], { ...env, ...overrides }, 60_000);
+  outputs.push(run.out + run.err);
+  return run;
+}
+
+/** The line of a check, and its fix line. */
+function line(run: Finished, name: string): string {
+  const lines = run.out.split('\n');
+  const at = lines.findIndex((l) => l.slice(2).startsWith(`${name}:`));
+  assert.ok(at >= 0, `no line for ${name} in:\n${run.out}`);
+  return [lines[at], lines[at + 1]?.startsWith('    fix:') ? lines[at + 1] : ''].join('\n');
+}
+
+const CheckSchema = v.strictObject({
+  name: v.string(),
+  status: v.picklist(['ok', 'fail', 'warn', 'skip']),
+  reason: v.string(),
+  fix: v.optional(v.string()),
+  durationMs: v.pipe(v.number(), v.minValue(0)),
+});
+
+describe('slicer-auth doctor', () => {
+  test('a healthy set-up: every check ✔, exit 0; --json validates against its schema', async () => {
+    const run = await doctor();
+    assert.equal(run.code, 0, run.out + run.err);
+    assert.ok(!/^[✖!]/m.test(run.out), run.out);
+    assert.match(line(run, 'configuration'), /SLICER_PASSWORD=set, 22 characters \(environment\)/);
+    assert.match(line(run, 'token request (slicer)'), /^✔ .*Bearer token for service_id=sandbox-slicer, valid 3600 s/);
+    assert.match(line(run, 'service (predict)'), /^✔ .*accepts the token/);
+    const json = await doctor({}, ['--json', '--scope', 'slicer']);
+    assert.equal(json.code, 0);
+    const checks = v.parse(v.array(CheckSchema), JSON.parse(json.out));
+    assert.ok(checks.some((c) => c.name === 'token request (slicer)' && c.status === 'ok'));
+    assert.ok(!checks.some((c) => c.name.includes('predict')), '--scope limits the checks');
+    assert.equal(h.issued() + h.issued(h.sandbox.env.SLICER_PREDICT_SERVICE_ID), 3, 'one token request per scope and run, never more');
+  });
+
+  const broken: [string, () => Record<string, string | undefined> | Promise<Record<string, string | undefined>>, string, RegExp, RegExp][] =
+    [
+      [
+        'nothing configured',
+        () => Object.fromEntries(Object.keys(h.sandbox.env).concat('SLICER_USERNAME', 'SLICER_PASSWORD').map((k) => [k, undefined])),
+        'configuration',
+        /nothing is configured/,
+        /fix: copy \.env\.example to \.env/,
+      ],
+      [
+        'a wrong password',
+        () => ({ SLICER_PASSWORD: 'wrong-password' }),
+        'token request (slicer)',
+        /invalid_grant/,
+        /fix: check SLICER_USERNAME and SLICER_PASSWORD/,
+      ],
+      [
+        'a closed port',
+        async () => ({ SLICER_AUTH_URL: `http://127.0.0.1:${await closedPort()}` }),
+        'authorization service: TCP',
+        /ECONNREFUSED/,
+        /fix: check that the authorization service runs at 127\.0\.0\.1:\d+/,
+      ],
+      [
+        'an unknown service id',
+        () => ({ SLICER_SERVICE_ID: 'no-such-service' }),
+        'token request (slicer)',
+        /invalid_scope/,
+        /fix: SLICER_SERVICE_ID is not a service/,
+      ],
+      [
+        'swapped service ids',
+        () => ({ SLICER_SERVICE_ID: 'sandbox-predict', SLICER_PREDICT_SERVICE_ID: 'sandbox-slicer' }),
+        'service (slicer)',
+        /refuses the slicer token \(401\) but accepts the other scope's/,
+        /fix: the service ids or base URLs are swapped/,
+      ],
+      [
+        'a revoked permanent token',
+        () => {
+          const { value, record } = h.sandbox.store.issuePermanent('doctor', 'old', [h.sandbox.env.SLICER_SERVICE_ID]);
+          h.sandbox.store.revoke('doctor', record.id);
+          return { SLICER_TOKEN: value };
+        },
+        'permanent tokens',
+        /SLICER_TOKEN is refused .* revoked or invalid/,
+        /fix: create a new one: slicer-auth permanent create --name "<name>" --scope slicer/,
+      ],
+      [
+        'a token endpoint answering HTML',
+        () => {
+          h.sandbox.store.addFault({ status: 200, body: '<!doctype html><title>Sign in</title>', contentType: 'text/html', times: 1 });
+          return { SLICER_PREDICT_SERVICE_ID: undefined };
+        },
+        'token request (slicer)',
+        /HTML page/,
+        /fix: SLICER_AUTH_URL must be the authorization service's base address/,
+      ],
+      [
+        'plain http to a non-loopback name',
+        () => ({ SLICER_AUTH_URL: 'http://auth.example.invalid' }),
+        'configuration',
+        /plain http to "auth\.example\.invalid"/,
+        /fix: use an https SLICER_AUTH_URL, or set SLICER_ALLOW_INSECURE_HTTP=1/,
+      ],
+      [
+        'a cache file open to others',
+        () => {
+          const file = join(mkdtempSync(join(tmpdir(), 'doctor-')), 'tokens.json');
+          writeFileSync(file, '{}');
+          chmodSync(file, 0o644);
+          return { SLICER_TOKEN_CACHE: file };
+        },
+        'shared token store',
+        /group or others may read or write it \(mode 644/,
+        /fix: chmod 600 .*tokens\.json/,
+      ],
+    ];
+  for (const [what, overrides, check, reason, fix] of broken) {
+    test(`${what}: ✖ ${check} with its fix, exit 1`, async () => {
+      const run = await doctor(await overrides());
+      assert.equal(run.code, 1, run.out + run.err);
+      const shown = line(run, check);
+      assert.match(shown, /^✖ /, run.out);
+      assert.match(shown, reason, run.out);
+      assert.match(shown, fix, run.out);
+    });
+  }
+
+  test('no secret in any output: the password is shown only by its length', () => {
+    const all = outputs.join('\n');
+    assert.ok(outputs.length > 5);
+    for (const form of [PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(PASSWORD).toString('base64')]) {
+      assert.ok(!all.includes(form), `a form of the password was printed: ${form}`);
+    }
+    assert.equal(/[A-Za-z0-9_-]{43}/.exec(all)?.[0], undefined, 'a token was printed');
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
