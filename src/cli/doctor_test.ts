@@ -34,12 +34,14 @@ async function doctor(overrides: Record<string, string | undefined> = {}, args: 
   return run;
 }
 
-/** The line of a check, and its fix line. */
+/** The lines of a check: its first line, continuation lines and fix. */
 function line(run: Finished, name: string): string {
   const lines = run.out.split('\n');
   const at = lines.findIndex((l) => l.slice(2).startsWith(`${name}:`));
   assert.ok(at >= 0, `no line for ${name} in:\n${run.out}`);
-  return [lines[at], lines[at + 1]?.startsWith('    fix:') ? lines[at + 1] : ''].join('\n');
+  const rest = lines.slice(at + 1);
+  const end = rest.findIndex((l) => !l.startsWith('    '));
+  return [lines[at], ...rest.slice(0, end === -1 ? rest.length : end)].join('\n');
 }
 
 const CheckSchema = v.strictObject({
