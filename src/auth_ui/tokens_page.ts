@@ -1,6 +1,14 @@
 /**
- * Page objects of contract 5.3: the "Tokens and sessions" → "TOKENS" page,
- * its creation dialog and its rows, found by role and label.
+ * Page objects of contract 5.3: "Tokens and sessions" → "TOKENS", the
+ * creation steps and revoking. They rely only on what the contract documents
+ * — the labels `Tokens and sessions`, `TOKENS`, `New permanent token`,
+ * `Name`, `Scope`, `Add`, `Create`, `Copy token value`, `Done`, `Revoke`,
+ * `OK` — and tolerate everything it leaves open: a control may be a link, a
+ * button or a tab; the dialog a `<dialog>`, `role=dialog` or an in-page
+ * panel; the value shown in any element (found through what "Copy token
+ * value" puts on the clipboard); the confirmation native or in-page; the list
+ * a table or a list; the service may ask to log in again at any step. No CSS
+ * class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { LoginForm } from './login_form.ts';
@@ -14,46 +22,87 @@ export interface UiLogin {
 /** Marks an element as holding a secret, so failure screenshots mask it. */
 export const SECRET_ATTRIBUTE = 'data-slicer-secret';
 
-/** The creation dialog (steps 5–8). */
+/**
+ * A documented control by its exact label, whether a button, a link or a tab; the first visible one.
+ *
+ * @param scope where to look
+ * @param name its label
+ * @returns the locator
+ */
+export function control(scope: Page | Locator, name: string | RegExp): Locator {
+  const options = { name, exact: typeof name === 'string' };
+  return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
+    .filter({ visible: true }).first();
+}
+
+/** Words an error message uses, for a UI that shows its error as plain text. */
+const ERROR_WORDS = /incorrect|invalid|unknown|not (a )?valid|error|wrong|not found/i;
+
+/** The creation steps 5–8, wherever the UI shows them. */
 export class NewTokenDialog {
-  readonly dialog: Locator;
+  readonly page: Page;
   readonly name: Locator;
   readonly scope: Locator;
   readonly add: Locator;
-  /** The visible list of added scopes. */
-  readonly scopes: Locator;
   readonly create: Locator;
-  /** The displayed token value. */
-  readonly value: Locator;
   readonly copy: Locator;
   readonly done: Locator;
   readonly cancel: Locator;
-  /** A visible error message. */
+  /** A visible error: `role=alert` with text, or text that reads as an error. */
   readonly error: Locator;
 
   /** @param page the tokens page */
   constructor(page: Page) {
-    this.dialog = page.getByRole('dialog');
-    this.name = this.dialog.getByLabel('Name', { exact: true });
-    this.scope = this.dialog.getByLabel('Scope', { exact: true });
-    this.add = this.dialog.getByRole('button', { name: 'Add', exact: true });
-    this.scopes = this.dialog.getByRole('list');
-    this.create = this.dialog.getByRole('button', { name: 'Create', exact: true });
-    this.value = this.dialog.getByLabel('Token value');
-    this.copy = this.dialog.getByRole('button', { name: 'Copy token value' });
-    this.done = this.dialog.getByRole('button', { name: 'Done', exact: true });
-    this.cancel = this.dialog.getByRole('button', { name: 'Cancel', exact: true });
-    this.error = this.dialog.getByRole('alert');
+    this.page = page;
+    const field = (label: string) =>
+      page.getByLabel(label, { exact: true }).or(page.getByPlaceholder(label, { exact: true })).filter({ visible: true }).first();
+    this.name = field('Name');
+    this.scope = field('Scope');
+    this.add = control(page, 'Add');
+    this.create = control(page, 'Create');
+    this.copy = control(page, 'Copy token value');
+    this.done = control(page, 'Done');
+    this.cancel = control(page, 'Cancel');
+    this.error = page.getByRole('alert').filter({ hasText: /\S/ }).or(page.getByText(ERROR_WORDS)).filter({ visible: true }).first();
   }
 
   /**
-   * Reads the displayed token value and marks it secret.
+   * The entered scope as shown in the list of scopes (step 6).
+   * @param scope the scope entered
+   * @returns its visible entry
+   */
+  added(scope: string): Locator {
+    return this.page.getByText(scope, { exact: true }).filter({ visible: true }).first();
+  }
+
+  /**
+   * Steps 7–8: reads the created token through "Copy token value", checks that
+   * exactly that value is displayed, and marks the element secret.
+   *
    * @returns the value
+   * @throws when the copied value is not what the page displays
    */
   async readValue(): Promise<string> {
-    await expect(this.value).not.toBeEmpty();
-    await this.value.evaluate((element, attribute) => element.setAttribute(attribute, ''), SECRET_ATTRIBUTE);
-    return (await this.value.textContent())?.trim() ?? '';
+    await expect(this.copy, 'step 7: Create shows the token with "Copy token value"').toBeVisible();
+    // An empty clipboard first: a value left by an earlier test must not pass for this one.
+    await this.page.evaluate(() => navigator.clipboard.writeText(''));
+    await this.copy.click();
+    let value = '';
+    await expect.poll(async () => (value = (await this.page.evaluate(() => navigator.clipboard.readText())).trim()), {
+      message: '"Copy token value" puts the value on the clipboard',
+    }).not.toBe('');
+    const shown = await this.page.evaluate(([expected, attribute]) => {
+      const visible = (element: Element) => (element as HTMLElement).offsetParent !== null || element.getClientRects().length > 0;
+      const candidates = [...document.querySelectorAll('body *')].filter((element) =>
+        visible(element) &&
+        ((element as HTMLInputElement).value === expected ||
+          (element.children.length === 0 && element.textContent?.trim() === expected))
+      );
+      for (const element of candidates) element.setAttribute(attribute as string, '');
+      return candidates.length > 0;
+    }, [value, SECRET_ATTRIBUTE]);
+    if (!shown) throw new Error('Step 7/8: the value "Copy token value" copied is not the value the page displays');
+    return value;
   }
 }
 
@@ -76,51 +125,70 @@ export class TokensPage {
     this.page = page;
     this.authUrl = authUrl;
     this.login = login;
-    this.newToken = page.getByRole('button', { name: 'New permanent token' });
+    this.newToken = control(page, 'New permanent token');
     this.dialog = new NewTokenDialog(page);
   }
 
+  /** Logs in when the page asks; true when it did. */
+  async #logInIfAsked(progress: (step: string) => void): Promise<boolean> {
+    const form = new LoginForm(this.page);
+    if (!(await form.isShown())) return false;
+    if (!this.login) {
+      throw new Error(
+        'The service asks to log in, but no credentials are set (SLICER_USERNAME/SLICER_PASSWORD) and the saved storage state did not do',
+      );
+    }
+    progress(`Logging in as ${this.login.username}`);
+    await form.logIn(this.login.username, this.login.password);
+    return true;
+  }
+
   /**
-   * Steps 1–3: open `{auth_url}/`, log in if asked, choose "Tokens and sessions", then "TOKENS".
+   * Steps 1–3: open `{auth_url}/`, log in if asked, choose "Tokens and
+   * sessions", then "TOKENS". A service that asks to log in again mid-way is
+   * answered, and the steps start over from step 1.
+   *
    * @param progress called with each step's description
    */
   async open(progress: (step: string) => void = () => {}): Promise<void> {
-    progress(`Opening ${this.authUrl}/`);
-    await this.page.goto(`${this.authUrl}/`);
-    const form = new LoginForm(this.page);
-    if (await form.isShown()) {
-      if (!this.login) {
-        throw new Error(
-          'The service asks to log in, but no credentials are set (SLICER_USERNAME/SLICER_PASSWORD) and the saved storage state did not do',
-        );
-      }
-      progress(`Logging in as ${this.login.username}`);
-      await form.logIn(this.login.username, this.login.password);
+    for (let attempt = 1;; attempt++) {
+      progress(`Opening ${this.authUrl}/`);
+      await this.page.goto(`${this.authUrl}/`);
+      await this.#logInIfAsked(progress);
+      progress('Choosing "Tokens and sessions"');
+      await control(this.page, 'Tokens and sessions').click();
+      if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
+      progress('Choosing "TOKENS"');
+      const navigation = this.page.getByRole('navigation');
+      const tokens = (await navigation.count()) > 0 ? control(navigation, 'TOKENS') : control(this.page, 'TOKENS');
+      await tokens.click();
+      if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
+      await expect(this.newToken).toBeVisible();
+      return;
     }
-    progress('Choosing "Tokens and sessions"');
-    await this.page.getByRole('button', { name: 'Tokens and sessions' }).click();
-    progress('Choosing "TOKENS"');
-    await this.page.getByRole('navigation').getByRole('link', { name: 'TOKENS', exact: true }).click();
-    await expect(this.newToken).toBeVisible();
   }
 
   /**
-   * The list row of a token, by its exact name.
+   * The list entry of a token (a table row or a list item), by its exact name.
    * @param name the token's name
-   * @returns the row locator
+   * @returns the entry locator
    */
   row(name: string): Locator {
-    return this.page.getByRole('row').filter({ has: this.page.getByRole('cell', { name, exact: true }) });
+    return this.#entries().filter({ has: this.page.getByText(name, { exact: true }) });
   }
 
-  /** @returns the token list's rows with a name (header excluded) */
+  #entries(): Locator {
+    return this.page.getByRole('row').or(this.page.getByRole('listitem'));
+  }
+
+  /** @returns the entries of the token list: those with a Revoke control or shown as revoked */
   tokenRows(): Locator {
-    return this.page.getByRole('row').filter({ has: this.page.getByRole('cell') });
+    return this.#entries().filter({ has: control(this.page, 'Revoke') }).or(this.#entries().filter({ hasText: /revoked/i }));
   }
 
   /**
-   * Steps 4–7: opens the dialog, enters the name, adds each scope, creates.
-   * Leaves the dialog showing the value (or the error).
+   * Steps 4–7: opens the creation form, enters the name, adds each scope,
+   * creates. Leaves the value (or the error) showing.
    * @param name the token name
    * @param scopes the scopes (service ids) to add
    * @param progress called with each step's description
@@ -128,14 +196,14 @@ export class TokensPage {
   async startCreating(name: string, scopes: readonly string[], progress: (step: string) => void = () => {}): Promise<void> {
     progress('Choosing "New permanent token"');
     await this.newToken.click();
-    await expect(this.dialog.dialog).toBeVisible();
+    await expect(this.dialog.name, 'step 4 opens the creation form').toBeVisible();
     progress(`Entering the name "${name}"`);
     await this.dialog.name.fill(name);
     for (const scope of scopes) {
       progress(`Adding the scope "${scope}"`);
       await this.dialog.scope.fill(scope);
       await this.dialog.add.click();
-      await expect(this.dialog.scopes.getByText(scope, { exact: true })).toBeVisible();
+      await expect(this.dialog.added(scope), 'step 6: Add puts the scope in the list of scopes').toBeVisible();
     }
     progress('Choosing "Create"');
     this.createClicked = true;
@@ -151,49 +219,64 @@ export class TokensPage {
    */
   async create(name: string, scopes: readonly string[], progress: (step: string) => void = () => {}): Promise<string> {
     await this.startCreating(name, scopes, progress);
-    const value = await this.dialog.readValue();
     progress('Choosing "Copy token value"');
-    await this.dialog.copy.click();
+    const value = await this.dialog.readValue();
     progress('Choosing "Done"');
     await this.dialog.done.click();
-    await expect(this.row(name).first()).toBeVisible();
+    await expect(this.row(name).first(), 'step 8: after Done the token appears in the list').toBeVisible();
     return value;
   }
 
   /**
-   * Revoking, steps 2–3: chooses "Revoke" on an active row and answers the confirmation.
+   * Revoking, steps 2–3: chooses "Revoke" on an active entry and answers the
+   * confirmation, native (`confirm()`) or in-page (OK / Cancel).
    * @param name the token's name (with several active tokens of that name, the first)
    * @param confirm OK (true) or Cancel (false)
    */
   async revoke(name: string, confirm = true): Promise<void> {
-    const active = this.row(name).filter({ has: this.page.getByRole('button', { name: 'Revoke' }) });
+    const active = this.row(name).filter({ has: control(this.page, 'Revoke') });
     const before = await active.count();
-    this.page.once('dialog', (dialog) => void (confirm ? dialog.accept() : dialog.dismiss()));
-    await active.first().getByRole('button', { name: 'Revoke' }).click();
+    let native = false;
+    const answer = (dialog: { accept(): Promise<void>; dismiss(): Promise<void> }) => {
+      native = true;
+      void (confirm ? dialog.accept() : dialog.dismiss());
+    };
+    this.page.once('dialog', answer);
+    try {
+      await control(active.first(), 'Revoke').click();
+      const ok = control(this.page, /^ok$/i);
+      await expect.poll(async () => native || (await ok.isVisible()), { message: 'a confirmation is asked' }).toBe(true);
+      if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
+    } finally {
+      this.page.off('dialog', answer);
+    }
     if (confirm) {
       await expect(active).toHaveCount(before - 1);
-      await expect(this.row(name).getByText('Revoked', { exact: true }).first()).toBeVisible();
+      await expect(this.row(name).filter({ hasText: /revoked/i }).first(), 'step 3: shown as revoked').toBeVisible();
     }
   }
 
   /**
-   * Whether a row shows its token as revoked.
+   * Whether an entry shows its token as revoked.
    * @param name the token's name
    */
   async isRevoked(name: string): Promise<boolean> {
-    return await this.row(name).first().getByText('Revoked', { exact: true }).isVisible();
+    return await this.row(name).filter({ hasText: /revoked/i }).first().isVisible();
   }
 
   /**
    * The names of all listed tokens with their state.
-   * @returns name and revoked flag of each row
+   * @returns name and revoked flag of each entry
    */
   async list(): Promise<{ name: string; revoked: boolean }[]> {
     const rows = await this.tokenRows().all();
     return Promise.all(
       rows.map(async (row) => ({
-        name: ((await row.getByRole('cell').first().textContent()) ?? '').trim(),
-        revoked: await row.getByText('Revoked', { exact: true }).isVisible(),
+        // A table's first cell, or a list item's first element: where a list puts an entry's name.
+        name: await row.evaluate((element) =>
+          (element.querySelector('td, th') ?? element.firstElementChild ?? element).textContent?.trim() ?? ''
+        ),
+        revoked: (await control(row, 'Revoke').count()) === 0,
       })),
     );
   }
