@@ -5,7 +5,7 @@
  * suite's own tests.
  */
 import process from 'node:process';
-import { startSandbox } from '../src/sandbox/mod.ts';
+import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { liveConfigured, loadTarget } from './target.ts';
 
 /** Playwright global setup; returns the teardown. */
@@ -15,7 +15,9 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     console.log(`Contract suite: live target ${target.authUrl}`);
     return undefined;
   }
-  const sandbox = await startSandbox({ testMode: true });
+  // SLICER_SANDBOX_UI_VARIANT (0–3) serves an alternative UI: the suite must not know which one it faces.
+  const uiVariant = Number(process.env.SLICER_SANDBOX_UI_VARIANT ?? 0) as UiVariant;
+  const sandbox = await startSandbox({ testMode: true, uiVariant });
   const violations = (process.env.SLICER_SANDBOX_VIOLATIONS ?? '').split(',').filter(Boolean);
   if (violations.length > 0) {
     const response = await fetch(`${sandbox.env.SLICER_AUTH_URL}/__test/settings`, {
@@ -29,7 +31,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   console.log(
     `Contract suite: embedded sandbox at ${sandbox.env.SLICER_AUTH_URL}${
       violations.length ? ` (violating: ${violations.join(', ')})` : ''
-    }`,
+    }${uiVariant ? `, UI variant ${uiVariant}` : ''}`,
   );
   return () => sandbox.close();
 }

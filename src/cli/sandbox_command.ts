@@ -4,12 +4,12 @@
  */
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox } from '../sandbox/mod.ts';
+import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox, type UiVariant } from '../sandbox/mod.ts';
 import { SETTINGS } from '../settings.ts';
 import { type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
-export const SANDBOX_HELP = `Usage: slicer-auth sandbox [--port N] [--test-mode]
+export const SANDBOX_HELP = `Usage: slicer-auth sandbox [--port N] [--test-mode [--ui-variant N]]
 
 Starts the local sandbox (authorization service, permanent-token UI, slicing and
 prediction services) on 127.0.0.1 and prints the .env lines that point at it.
@@ -17,6 +17,8 @@ Stops on Ctrl-C or SIGTERM.
 
   --port N       port to listen on (default 8787; 0 picks a free one)
   --test-mode    also mount the test controls at /__test (clock, faults, reset)
+  --ui-variant N with --test-mode: serve alternative UI 1, 2 or 3 (same documented
+                 labels, different markup), to check the contract suite against it
 
 SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_PREDICT_SERVICE_ID
 in the environment override the seeded user and service ids.`;
@@ -62,12 +64,20 @@ export function envLines(sandbox: Sandbox): string[] {
 export async function sandboxCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, 'test-mode': { type: 'boolean' } },
+    options: { port: { type: 'string' }, 'test-mode': { type: 'boolean' }, 'ui-variant': { type: 'string' } },
     strict: true,
   });
   const port = Number(values.port ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
-  const sandbox = await startSandbox({ ...sandboxOptionsFromEnv(process.env), port, testMode: values['test-mode'] ?? false });
+  const uiVariant = Number(values['ui-variant'] ?? 0);
+  if (![0, 1, 2, 3].includes(uiVariant)) throw new UsageError(`--ui-variant takes 0, 1, 2 or 3, got "${values['ui-variant']}"`);
+  if (uiVariant && !values['test-mode']) throw new UsageError('--ui-variant needs --test-mode');
+  const sandbox = await startSandbox({
+    ...sandboxOptionsFromEnv(process.env),
+    port,
+    testMode: values['test-mode'] ?? false,
+    uiVariant: uiVariant as UiVariant,
+  });
   io.out(`Sandbox listening on ${sandbox.env.SLICER_AUTH_URL}${sandbox.testMode ? ' (test mode: /__test controls on)' : ''}`);
   io.out(`UI: ${sandbox.env.SLICER_AUTH_URL}/  — log in as ${sandbox.env.SLICER_USERNAME}`);
   io.out('\nPaste into .env to point the module and the contract suite at it:\n');

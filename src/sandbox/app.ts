@@ -12,6 +12,7 @@ import { resourceRoutes } from './routes_resource.ts';
 import { testRoutes } from './routes_controls.ts';
 import { tokenRoutes } from './routes_token.ts';
 import { uiRoutes } from './routes_ui.ts';
+import { UI_VARIANTS, type UiVariant } from './ui_variants.ts';
 import type { Store } from './store.ts';
 
 /** Paths of the resource services under the sandbox's origin. */
@@ -28,6 +29,8 @@ export interface SandboxAppOptions {
    * which defeats DNS rebinding. Read on each request: the port is known once listening.
    */
   hosts: () => readonly string[];
+  /** Which UI to serve (test mode): 0 is the sandbox's own; 1–3 are the variants of `ui_variants.ts`. @default 0 */
+  uiVariant?: UiVariant | undefined;
 }
 
 /** Body limits: forms are small; service payloads may be files. */
@@ -87,7 +90,7 @@ export function createSandboxApp(options: SandboxAppOptions): Hono {
   app.route(SERVICE_PATHS.slicer, resourceRoutes(store, 'slicer'));
   app.route(SERVICE_PATHS.predict, resourceRoutes(store, 'predict'));
   if (options.testMode) app.route('/__test', testRoutes(store, clock));
-  app.route('/', uiRoutes(store));
+  app.route('/', uiRoutes(store, UI_VARIANTS[options.uiVariant ?? 0]));
   app.notFound((c) => c.json({ status: 'bad_request', reason: `No route for ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof HTTPException) {

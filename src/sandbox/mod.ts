@@ -17,6 +17,7 @@ import { createSandboxApp, loopbackHosts, SERVICE_PATHS } from './app.ts';
 import { createClock, type SandboxClock } from './clock.ts';
 import { listen } from './serve.ts';
 import { createStore, type Store } from './store.ts';
+import type { UiVariant } from './ui_variants.ts';
 
 /** The defaults a fresh sandbox is seeded with. */
 export const SANDBOX_DEFAULTS = {
@@ -32,6 +33,11 @@ export interface SandboxOptions {
   port?: number | undefined;
   /** Mount the test controls (`/__test`). @default false */
   testMode?: boolean | undefined;
+  /**
+   * Serve an alternative UI (test mode only): 1–3 follow contract 5.3's labels but differ in
+   * everything else (see `ui_variants.ts`). @default 0, the sandbox's own UI
+   */
+  uiVariant?: UiVariant | undefined;
   /** Seeded user name. @default "sandbox-user" */
   username?: string | undefined;
   /** Seeded password. @default "sandbox-password" */
@@ -103,9 +109,10 @@ export function createSandbox(options: SandboxOptions = {}): SandboxParts {
     predictServiceId: settings.predictServiceId,
   });
   const testMode = options.testMode ?? false;
+  if (options.uiVariant && !testMode) throw new RangeError('UI variants are a test-mode feature: pass testMode: true');
   let hosts: readonly string[] = [];
   return {
-    app: createSandboxApp({ store, clock, testMode, hosts: () => hosts }),
+    app: createSandboxApp({ store, clock, testMode, hosts: () => hosts, uiVariant: options.uiVariant }),
     store,
     clock,
     testMode,
@@ -146,3 +153,4 @@ export { createSandboxApp } from './app.ts';
 export { createClock } from './clock.ts';
 export { createStore, VIOLATIONS } from './store.ts';
 export type { Violation } from './store.ts';
+export type { UiVariant } from './ui_variants.ts';

@@ -11,6 +11,7 @@ import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import { type Session, SESSION_MAX_MS, type Store } from './store.ts';
 import { UI_CSS, UI_JS } from './ui_assets.ts';
+import { UI_VARIANTS, type UiStyle } from './ui_variants.ts';
 import { homeView, loginView, page, securityView, sessionsView, tokensView } from './ui_views.ts';
 
 const COOKIE = 'sandbox_session';
@@ -32,10 +33,13 @@ function requireJson(c: Context): void {
  * Routes of the UI.
  *
  * @param store the sandbox state
+ * @param style the UI variant (test mode); the sandbox's own UI by default
  * @returns a Hono app to mount at `/`
  */
-export function uiRoutes(store: Store): Hono<UiEnv> {
+export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyle): Hono<UiEnv> {
   const app = new Hono<UiEnv>();
+  /** Users already asked to log in again mid-way (variants with `reloginMidway`): once each. */
+  const reasked = new Set<string>();
   // Scoped to the UI's paths: the token endpoint and the services take form posts from scripts.
   for (const path of ['/login', '/logout', '/security/*']) app.use(path, csrf());
 
@@ -44,8 +48,8 @@ export function uiRoutes(store: Store): Hono<UiEnv> {
 
   app.get('/', (c) => {
     const session = store.session(getCookie(c, COOKIE));
-    if (!session) return c.html(page('Sign in', undefined, loginView(safeNext(c.req.query('next')))));
-    return c.html(page('Account', session.username, homeView(session.username)));
+    if (!session) return c.html(page('Sign in', undefined, loginView(safeNext(c.req.query('next')), style)));
+    return c.html(page('Account', session.username, homeView(session.username, style)));
   });
 
   app.post('/login', async (c) => {
@@ -58,7 +62,7 @@ export function uiRoutes(store: Store): Hono<UiEnv> {
     const result = store.login(username, password);
     if (result !== 'ok') {
       const message = result === 'locked' ? 'Too many failed attempts. Try again in a few minutes.' : 'Invalid username or password.';
-      return c.html(page('Sign in', undefined, loginView(next, message)), result === 'locked' ? 429 : 401);
+      return c.html(page('Sign in', undefined, loginView(next, style, message)), result === 'locked' ? 429 : 401);
     }
     const value = store.openSession(username, c.req.header('user-agent') ?? '');
     setCookie(c, COOKIE, value, {
@@ -88,14 +92,22 @@ export function uiRoutes(store: Store): Hono<UiEnv> {
     await next();
   });
   app.get('/security', (c) => c.redirect('/security/', 301));
-  app.get('/security/', (c) => c.html(page('Tokens and sessions', c.var.session.username, securityView())));
+  app.get('/security/', (c) => {
+    const { username, id } = c.var.session;
+    if (style.reloginMidway && !reasked.has(username)) {
+      // This variant ends the session once here: the next step finds the login form again.
+      reasked.add(username);
+      store.closeSession(username, id);
+    }
+    return c.html(page('Tokens and sessions', username, securityView(style)));
+  });
   app.get('/security/tokens', (c) => {
     const user = c.var.session.username;
-    return c.html(page('Tokens', user, tokensView(store.list(user, 'permanent'))));
+    return c.html(page('Tokens', user, tokensView(store.list(user, 'permanent'), style)));
   });
   app.get('/security/sessions', (c) => {
     const { username, id } = c.var.session;
-    return c.html(page('Sessions', username, sessionsView(store.sessionsOf(username), id, store.list(username, 'temporary'))));
+    return c.html(page('Sessions', username, sessionsView(store.sessionsOf(username), id, store.list(username, 'temporary'), style)));
   });
 
   app.post('/security/tokens', async (c) => {

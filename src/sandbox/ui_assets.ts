@@ -40,17 +40,32 @@ ul.scopes li { background:#eef2ff; color:#2a3fa0; padding: 3px 10px; border-radi
 .value { display:block; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; background:#0f172a; color:#e2e8f0; padding: 12px; border-radius: 8px; word-break: break-all; margin: 8px 0 12px; }
 .actions { display:flex; gap: 8px; justify-content:flex-end; margin-top: 18px; }
 .login { max-width: 400px; margin: 10vh auto; }
+.overlay { position: fixed; top: 12vh; left: 50%; transform: translateX(-50%); width: min(520px, 92vw); box-shadow: 0 20px 50px rgba(16,24,40,.25); z-index: 10; }
+.overlay[hidden], section[hidden] { display: none; }
+ul.token-list { list-style: none; padding: 0; } ul.token-list li { padding: 10px 0; border-bottom: 1px solid var(--line); }
+.error-text { color: var(--danger); min-height: 1.5em; }
+a.button { display: inline-block; text-decoration: none; }
+div.top[role=tablist] { display:flex; gap: 4px; padding: 0 28px; background:#fff; border-bottom:1px solid var(--line); }
+div.top[role=tablist] a { padding: 12px 14px; color: var(--muted); text-decoration:none; font-weight:600; font-size: 13px; }
+nav.top form { margin: 8px 0; }
 `;
 
-/** `/static/ui.js`: the permanent-token dialog, copy to clipboard and revoke confirmation. */
+/**
+ * `/static/ui.js`: the creation form, copy to clipboard and the revoke
+ * confirmation, for every UI variant (a `<dialog>` or a hidden element; a
+ * value element or input; `confirm()` or the in-page confirmation).
+ */
 export const UI_JS = `
 const json = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
 const $ = (id) => document.getElementById(id);
+const show = (element) => (element.showModal ? element.showModal() : (element.hidden = false));
+const hide = (element) => (element.close ? element.close() : (element.hidden = true));
 const dialog = $('new-token-dialog');
 if (dialog) {
   let scopes = [];
   let value = '';
   const error = $('token-error');
+  const shown = $('token-value');
   const render = () => {
     $('scope-list').replaceChildren(...scopes.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
   };
@@ -63,22 +78,23 @@ if (dialog) {
     render();
     return true;
   };
-  $('new-token').addEventListener('click', () => {
+  $('new-token').addEventListener('click', (event) => {
+    event.preventDefault();
     scopes = []; value = ''; render(); error.textContent = '';
     $('token-name').value = ''; $('token-scope').value = '';
     $('token-form').hidden = false; $('token-created').hidden = true;
-    dialog.showModal();
+    show(dialog);
     $('token-name').focus();
   });
   $('add-scope').addEventListener('click', addScope);
-  $('token-cancel').addEventListener('click', () => dialog.close());
+  $('token-cancel').addEventListener('click', () => hide(dialog));
   $('token-create').addEventListener('click', async () => {
     if ($('token-scope').value.trim() && !addScope()) return;
     const response = await json('/security/tokens', { name: $('token-name').value, scopes });
     const body = await response.json();
     if (!response.ok) { error.textContent = body.error; return; }
     value = body.token;
-    $('token-value').textContent = value;
+    if (shown.tagName === 'INPUT') shown.value = value; else shown.textContent = value;
     $('token-form').hidden = true; $('token-created').hidden = false;
     $('copy-token').focus();
   });
@@ -86,11 +102,21 @@ if (dialog) {
     await navigator.clipboard.writeText(value);
     $('copy-status').textContent = 'Copied to the clipboard.';
   });
-  $('token-done').addEventListener('click', () => { dialog.close(); location.reload(); });
+  $('token-done').addEventListener('click', () => { hide(dialog); location.reload(); });
 }
+const panel = $('confirm-panel');
+const ask = (text) => {
+  if (!panel) return Promise.resolve(confirm(text));
+  $('confirm-text').textContent = text;
+  show(panel);
+  return new Promise((resolve) => {
+    $('confirm-ok').onclick = () => { hide(panel); resolve(true); };
+    $('confirm-cancel').onclick = () => { hide(panel); resolve(false); };
+  });
+};
 for (const button of document.querySelectorAll('button[data-revoke]')) {
   button.addEventListener('click', async () => {
-    if (!confirm(button.dataset.confirm)) return;
+    if (!(await ask(button.dataset.confirm))) return;
     const response = await json(button.dataset.revoke);
     if (response.ok) location.reload();
   });

@@ -5,6 +5,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { Session, TokenRecord } from './store.ts';
+import type { UiStyle } from './ui_variants.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -42,13 +43,26 @@ export function page(title: string, user: string | undefined, body: Html): Html 
 }
 
 /**
+ * An error message, as the variant shows errors.
+ *
+ * @param style the UI variant
+ * @param text the message (may be empty: a placeholder for the script)
+ * @param id the element's id, for the script
+ * @returns the element
+ */
+function errorText(style: UiStyle, text: string, id = ''): Html {
+  return style.error === 'alert' ? html`<p role="alert" id="${id}">${text}</p>` : html`<p class="error-text" id="${id}">${text}</p>`;
+}
+
+/**
  * The login form.
  *
  * @param next where to go after logging in
+ * @param style the UI variant
  * @param error message to show, if any
  * @returns the page body
  */
-export function loginView(next: string, error?: string): Html {
+export function loginView(next: string, style: UiStyle, error?: string): Html {
   return html`
     <main>
       <div class="card login">
@@ -56,10 +70,11 @@ export function loginView(next: string, error?: string): Html {
         <p class="muted">Use your account to manage tokens.</p>
         <form method="post" action="/login">
     <input type="hidden" name="next" value="${next}">
-    <label for="username">Username</label><input id="username" name="username" type="text" autocomplete="username" required>
-    <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-    <p role="alert">${error ?? ''}</p>
-    <button class="primary" type="submit">Log in</button>
+    <label for="username">${style.login.user}</label><input id="username" name="username" type="text" autocomplete="username" required>
+    <label for="password">${style.login
+      .password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+    ${errorText(style, error ?? '')}
+    <button class="primary" type="submit">${style.login.submit}</button>
         </form>
       </div>
     </main>
@@ -67,18 +82,21 @@ export function loginView(next: string, error?: string): Html {
 }
 
 /**
- * The start page with the "Tokens and sessions" button.
+ * The start page with the "Tokens and sessions" control.
  *
  * @param user signed-in user
+ * @param style the UI variant
  * @returns the page body
  */
-export function homeView(user: string): Html {
+export function homeView(user: string, style: UiStyle): Html {
   return html`
     <main>
       <div class="card">
         <h1>Account</h1>
         <p class="muted">Signed in as ${user}.</p>
-        <form method="get" action="/security"><button class="primary" type="submit">Tokens and sessions</button></form>
+        ${style.entry === 'button'
+          ? html`<form method="get" action="/security"><button class="primary" type="submit">Tokens and sessions</button></form>`
+          : html`<p><a class="button primary" href="/security/">Tokens and sessions</a></p>`}
       </div>
     </main>
   `;
@@ -88,20 +106,33 @@ export function homeView(user: string): Html {
  * The top navigation panel of the "Tokens and sessions" section.
  *
  * @param current the page shown
+ * @param style the UI variant
  * @returns the panel
  */
-export function topNav(current: 'overview' | 'tokens' | 'sessions'): Html {
-  const link = (href: string, label: string, key: typeof current) =>
-    html`<a href="${href}" ${current === key ? html`aria-current="page"` : ''}>${label}</a>`;
-  return html`<nav class="top" aria-label="Top navigation">${link('/security/tokens', 'TOKENS', 'tokens')}${
-    link('/security/sessions', 'SESSIONS', 'sessions')
+export function topNav(current: 'overview' | 'tokens' | 'sessions', style: UiStyle): Html {
+  const entries = [['/security/tokens', 'TOKENS', 'tokens'], ['/security/sessions', 'SESSIONS', 'sessions']] as const;
+  if (style.nav === 'buttons') {
+    return html`<nav class="top" aria-label="Sections">${
+      entries.map(([href, label]) => html`<form method="get" action="${href}"><button type="submit">${label}</button></form>`)
+    }</nav>`;
+  }
+  if (style.nav === 'tabs') {
+    return html`<div class="top" role="tablist">${
+      entries.map(([href, label, key]) => html`<a role="tab" aria-selected="${current === key}" href="${href}">${label}</a>`)
+    }</div>`;
+  }
+  return html`<nav class="top" aria-label="Top navigation">${
+    entries.map(([href, label, key]) => html`<a href="${href}" ${current === key ? html`aria-current="page"` : ''}>${label}</a>`)
   }</nav>`;
 }
 
-/** @returns the section's overview body */
-export function securityView(): Html {
+/**
+ * @param style the UI variant
+ * @returns the section's overview body
+ */
+export function securityView(style: UiStyle): Html {
   return html`
-    ${topNav('overview')}<main>
+    ${topNav('overview', style)}<main>
       <div class="card">
         <h1>Tokens and sessions</h1>
         <p class="muted">Choose TOKENS to manage permanent tokens, or SESSIONS for your browser sessions and temporary tokens.</p>
@@ -127,55 +158,93 @@ function revokeButton(url: string, confirmText: string, label = 'Revoke'): Html 
 }
 
 /**
- * The permanent-token list and the creation dialog.
+ * The permanent-token list and the creation form.
  *
  * @param tokens the user's permanent tokens
+ * @param style the UI variant
  * @returns the page body
  */
-export function tokensView(tokens: readonly TokenRecord[]): Html {
-  const rows = tokens.map(
-    (t) =>
-      html`
-        <tr data-token-id="${t.id}">
-          <td class="name">${t.name}</td>
-          <td>${t.serviceIds.join(', ')}</td>
-          <td>${when(t.createdAt)}</td>
-          <td>${t.revokedAt === undefined
-            ? html`<span class="badge active">Active</span>`
-            : html`<span class="badge revoked">Revoked</span>`}</td>
-          <td>${t.revokedAt === undefined
-            ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`)
-            : ''}</td>
-        </tr>
-      `,
-  );
-  return html`
-    ${topNav('tokens')}<main>
-      <div class="card">
-    <div class="toolbar"><h1>Permanent tokens</h1><button class="primary" type="button" id="new-token">New permanent token</button></div>
-    ${tokens.length === 0
-      ? html`<p class="empty">No permanent tokens yet.</p>`
-      : table('Permanent tokens', ['Name', 'Scopes', 'Created', 'Status', html`<span class="muted">Actions</span>`], rows)}
-      </div>
-    </main>
-    <dialog id="new-token-dialog" aria-labelledby="new-token-title">
-      <h2 id="new-token-title">New permanent token</h2>
-      <div id="token-form">
-    <label for="token-name">Name</label><input id="token-name" type="text" autocomplete="off">
-    <div class="row"><div><label for="token-scope">Scope</label><input id="token-scope" type="text" autocomplete="off"></div>
-    <button type="button" id="add-scope">Add</button></div>
-    <ul class="scopes" id="scope-list" aria-label="Scopes"></ul>
-    <p role="alert" id="token-error"></p>
-    <div class="actions"><button type="button" id="token-cancel">Cancel</button><button class="primary" type="button" id="token-create">Create</button></div>
-      </div>
-      <div id="token-created" hidden>
-        <p>Your new token. Copy it now: it is not shown again.</p>
-        <code class="value" id="token-value" aria-label="Token value"></code>
-        <p class="muted" id="copy-status" role="status"></p>
+export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html {
+  const status = (t: TokenRecord) =>
+    t.revokedAt === undefined ? html`<span class="badge active">Active</span>` : html`<span class="badge revoked">Revoked</span>`;
+  const revoke = (t: TokenRecord) =>
+    t.revokedAt === undefined
+      ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`)
+      : '';
+  const list = style.list === 'table'
+    ? table(
+      'Permanent tokens',
+      ['Name', 'Scopes', 'Created', 'Status', html`<span class="muted">Actions</span>`],
+      tokens.map((t) =>
+        html`
+          <tr>
+            <td class="name">${t.name}</td>
+            <td>${t.serviceIds.join(', ')}</td>
+            <td>${when(t.createdAt)}</td>
+            <td>${status(t)}</td>
+            <td>${revoke(t)}</td>
+          </tr>
+        `
+      ),
+    )
+    : html`<ul class="token-list" aria-label="Permanent tokens">${
+      tokens.map((t) =>
+        html`<li><strong>${t.name}</strong> <span class="muted">for ${t.serviceIds.join(', ')}, since ${when(t.createdAt)}</span> ${
+          status(t)
+        } ${revoke(t)}</li>`
+      )
+    }</ul>`;
+  const newToken = style.entry === 'button'
+    ? html`<button class="primary" type="button" id="new-token">New permanent token</button>`
+    : html`<a class="button primary" href="#new" id="new-token">New permanent token</a>`;
+  const value = {
+    labelled: html`<code class="value" id="token-value" aria-label="Token value"></code>`,
+    code: html`<code class="value" id="token-value"></code>`,
+    input: html`<input class="value" id="token-value" type="text" readonly>`,
+    pre: html`<pre class="value" id="token-value"></pre>`,
+  }[style.value];
+  const inner = html`
+    <h2 id="new-token-title">New permanent token</h2>
+    <div id="token-form">
+      <label for="token-name">Name</label><input id="token-name" type="text" autocomplete="off">
+      <div class="row"><div><label for="token-scope">Scope</label><input id="token-scope" type="text" autocomplete="off"></div>
+        <button type="button" id="add-scope">Add</button></div>
+      <ul class="scopes" id="scope-list" aria-label="Scopes"></ul>
+      ${errorText(style, '', 'token-error')}
+      <div class="actions"><button type="button" id="token-cancel">Cancel</button><button class="primary" type="button" id="token-create">Create</button></div>
+    </div>
+    <div id="token-created" hidden>
+      <p>Your new token. Copy it now: it is not shown again.</p>
+      ${value}
+      <p class="muted" id="copy-status" role="status"></p>
+      <div class="actions"><button type="button" id="copy-token">Copy token value</button><button class="primary" type="button" id="token-done">Done</button></div>
+    </div>
+  `;
+  const form = {
+    dialog: html`<dialog id="new-token-dialog" aria-labelledby="new-token-title">${inner}</dialog>`,
+    'role-dialog':
+      html`<div class="card overlay" id="new-token-dialog" role="dialog" aria-modal="true" aria-labelledby="new-token-title" hidden>${inner}</div>`,
+    panel: html`<section class="card" id="new-token-dialog" hidden>${inner}</section>`,
+  }[style.form];
+  const confirmPanel = style.confirm === 'inline'
+    ? html`
+      <div class="card overlay" id="confirm-panel" role="alertdialog" aria-labelledby="confirm-text" hidden>
+        <p id="confirm-text"></p>
         <div
-          class="actions"><button type="button" id="copy-token">Copy token value</button><button class="primary" type="button" id="token-done">Done</button></div>
+          class="actions"><button type="button" id="confirm-cancel">Cancel</button><button class="danger" type="button" id="confirm-ok">OK</button></div>
       </div>
-    </dialog>
+    `
+    : '';
+  return html`
+    ${topNav('tokens', style)}<main>
+      <div class="card">
+        <div class="toolbar"><h1>Permanent tokens</h1>${newToken}</div>
+        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list}
+      </div>
+      ${style.form === 'panel' ? form : ''}
+    </main>
+    ${style.form === 'panel' ? '' : form}
+    ${confirmPanel}
   `;
 }
 
@@ -185,11 +254,12 @@ export function tokensView(tokens: readonly TokenRecord[]): Html {
  * @param sessions the user's sessions
  * @param current id of this browser's session
  * @param temporary the user's active temporary tokens
+ * @param style the UI variant
  * @returns the page body
  */
-export function sessionsView(sessions: readonly Session[], current: string, temporary: readonly TokenRecord[]): Html {
+export function sessionsView(sessions: readonly Session[], current: string, temporary: readonly TokenRecord[], style: UiStyle): Html {
   return html`
-    ${topNav('sessions')}<main>
+    ${topNav('sessions', style)}<main>
       <div class="card">
         <h1>Browser sessions</h1>
         ${table(

@@ -1,0 +1,80 @@
+/**
+ * Alternative UIs of the sandbox (test mode), for showing that the contract
+ * suite relies only on what contract 5.3 documents. Every variant keeps the
+ * documented labels and steps; everything the contract leaves open differs:
+ * markup of controls, dialogs, lists, the displayed value, the confirmation,
+ * the login form's wording, and whether the service asks to log in again.
+ */
+
+/** How one UI renders what the contract leaves open. */
+export interface UiStyle {
+  /** Login form wording: user field, password field, submit button. */
+  readonly login: { readonly user: string; readonly password: string; readonly submit: string };
+  /** "Tokens and sessions" and "New permanent token" as buttons or links. */
+  readonly entry: 'button' | 'link';
+  /** The top navigation: links in `<nav>`, buttons in `<nav>`, or ARIA tabs without `<nav>`. */
+  readonly nav: 'links' | 'buttons' | 'tabs';
+  /** The creation form: a `<dialog>`, a `role=dialog` element, or an in-page panel. */
+  readonly form: 'dialog' | 'role-dialog' | 'panel';
+  /** The created value: a labelled `<code>`, an unlabelled `<code>`, a read-only input, a `<pre>`. */
+  readonly value: 'labelled' | 'code' | 'input' | 'pre';
+  /** The token list: a table or a list. */
+  readonly list: 'table' | 'list';
+  /** The revocation confirmation: the browser's `confirm()` or an in-page dialog with OK / Cancel. */
+  readonly confirm: 'native' | 'inline';
+  /** Errors as `role=alert` or as plain visible text. */
+  readonly error: 'alert' | 'text';
+  /** Ask to log in again once, right after "Tokens and sessions". */
+  readonly reloginMidway: boolean;
+}
+
+/** Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open. */
+export const UI_VARIANTS: readonly UiStyle[] = [
+  {
+    login: { user: 'Username', password: 'Password', submit: 'Log in' },
+    entry: 'button',
+    nav: 'links',
+    form: 'dialog',
+    value: 'labelled',
+    list: 'table',
+    confirm: 'native',
+    error: 'alert',
+    reloginMidway: false,
+  },
+  {
+    login: { user: 'E-mail or login', password: 'Your password', submit: 'Sign in' },
+    entry: 'link',
+    nav: 'buttons',
+    form: 'dialog',
+    value: 'code',
+    list: 'list',
+    confirm: 'inline',
+    error: 'text',
+    reloginMidway: false,
+  },
+  {
+    login: { user: 'Login', password: 'Pass phrase', submit: 'Continue' },
+    entry: 'link',
+    nav: 'links',
+    form: 'panel',
+    value: 'input',
+    list: 'table',
+    confirm: 'native',
+    error: 'text',
+    reloginMidway: true,
+  },
+  {
+    login: { user: 'User name', password: 'Password', submit: 'Enter' },
+    entry: 'button',
+    nav: 'tabs',
+    form: 'role-dialog',
+    value: 'pre',
+    list: 'list',
+    confirm: 'inline',
+    error: 'alert',
+    reloginMidway: true,
+  },
+];
+
+/** A variant number, 0 (the default UI) to 3. */
+export type UiVariant = 0 | 1 | 2 | 3;

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createSandbox } from './mod.ts';
+import { UI_VARIANTS, type UiVariant } from './ui_variants.ts';
+
+const ORIGIN = 'http://127.0.0.1:8787';
+
+async function session(uiVariant: UiVariant) {
+  const parts = createSandbox({ testMode: true, uiVariant });
+  const env = parts.serveAt(ORIGIN);
+  const get = (path: string, cookie: string) => parts.app.request(`${ORIGIN}${path}`, { headers: { cookie }, redirect: 'manual' });
+  const login = await parts.app.request(`${ORIGIN}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: ORIGIN },
+    body: new URLSearchParams({ username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  parts.store.issuePermanent(env.SLICER_USERNAME, 'listed', [env.SLICER_SERVICE_ID]);
+  return { parts, get, cookie };
+}
+
+describe('UI variants keep the documented labels and change everything else', () => {
+  test('each variant renders its own markup for what the contract leaves open', async () => {
+    const pages: string[] = [];
+    for (const variant of [0, 1, 2, 3] as const) {
+      const { get, cookie, parts } = await session(variant);
+      const login = await (await parts.app.request(`${ORIGIN}/`)).text();
+      const home = await (await get('/', cookie)).text();
+      const tokens = await (await get('/security/tokens', cookie)).text();
+      const style = UI_VARIANTS[variant];
+      assert.ok(style);
+      for (
+        const label of ['TOKENS', 'New permanent token', '>Name<', '>Scope<', '>Add<', '>Create<', 'Copy token value', '>Done<', 'Revoke']
+      ) {
+        assert.ok(tokens.includes(label), `variant ${variant} shows "${label}"`);
+      }
+      assert.ok(home.includes('Tokens and sessions'));
+      assert.ok(login.includes(`>${style.login.submit}</button>`), `variant ${variant}: login wording`);
+      assert.equal(tokens.includes('aria-label="Token value"'), style.value === 'labelled');
+      assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
+      assert.equal(tokens.includes('role="alertdialog"'), style.confirm === 'inline');
+      assert.equal(tokens.includes('<nav'), style.nav !== 'tabs');
+      assert.equal(tokens.includes('<dialog'), style.form === 'dialog');
+      assert.equal(home.includes('<a class="button primary" href="/security/">Tokens and sessions</a>'), style.entry === 'link');
+      pages.push(tokens);
+    }
+    assert.equal(new Set(pages).size, 4, 'four different pages');
+  });
+
+  test('variants 2 and 3 ask to log in again once, right after "Tokens and sessions"', async () => {
+    for (const variant of [2, 3] as const) {
+      const { get, cookie } = await session(variant);
+      assert.equal((await get('/security/', cookie)).status, 200);
+      assert.equal((await get('/security/tokens', cookie)).status, 303, `variant ${variant}: the session ended mid-way`);
+    }
+    const { get, cookie } = await session(0);
+    assert.equal((await get('/security/', cookie)).status, 200);
+    assert.equal((await get('/security/tokens', cookie)).status, 200, 'the default UI keeps the session');
+  });
+
+  test('variants exist only in test mode', () => {
+    assert.throws(() => createSandbox({ uiVariant: 1 }), /test-mode feature/);
+  });
+});
