@@ -3,6 +3,7 @@
  * the sandbox's test controls, the TOKENS page, and a tracker that revokes
  * every permanent token a test created, in teardown, even when the test fails.
  */
+import process from 'node:process';
 import { type APIRequestContext, type APIResponse, test as base, type TestDetails } from '@playwright/test';
 import { SECRET_ATTRIBUTE, TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { redact } from '../src/redact.ts';
@@ -14,22 +15,76 @@ export { expect } from '@playwright/test';
 export const TOKEN_NAME_PREFIX = 'contract-test';
 
 /**
- * Test details naming the contract clause a test checks; the report shows it
- * as the `clause` annotation, and titles start with it too.
+ * Test details of a *contract rule*: behaviour `docs/contract.md` states. Its
+ * failure fails the run. Titles start with the clause id too.
  *
- * @param id the clause, e.g. `4.1 rule 1`
+ * @param id the clause, a heading of `docs/contract.md`, e.g. `4.1 rule 1`
  * @param tags extra tags, e.g. `@sandbox`
  * @returns details for `test(title, details, body)`
  */
 export function clause(id: string, ...tags: string[]): TestDetails {
-  return { annotation: { type: 'clause', description: `auth-contract ${id}` }, tag: tags };
+  return {
+    annotation: [{ type: 'clause', description: `auth-contract ${id}` }, { type: 'kind', description: 'rule' }],
+    tag: tags,
+  };
+}
+
+/**
+ * Test details of a *strictness probe*: behaviour the contract implies but
+ * does not state (a missing field refused, duplicates, error codes). Its
+ * findings are warnings (see {@link finding}); the run fails on them only
+ * with `SLICER_CONTRACT_STRICT=1`.
+ *
+ * @param id the clause it relates to
+ * @param why what the contract leaves open, for the annotation
+ * @returns details for `test(title, details, body)`
+ */
+export function probe(id: string, why: string): TestDetails {
+  return {
+    annotation: [
+      { type: 'clause', description: `auth-contract ${id}` },
+      { type: 'kind', description: 'probe' },
+      { type: 'probe', description: why },
+    ],
+  };
+}
+
+/** Whether probe findings fail the run (`SLICER_CONTRACT_STRICT=1`). */
+export const STRICT = process.env.SLICER_CONTRACT_STRICT === '1';
+
+/**
+ * Records what a probe found: nothing when the service behaves as expected,
+ * else a `warning` annotation (and a console line); with STRICT, a failure.
+ *
+ * @param expected whether the service did what the probe expects
+ * @param what the finding, e.g. `a request without scope was answered with a token`
+ */
+export function finding(expected: boolean, what: string): void {
+  if (expected) return;
+  test.info().annotations.push({ type: 'warning', description: what });
+  console.warn(`[contract probe] ${test.info().title}: ${what}`);
+  if (STRICT) throw new Error(`Strictness probe (SLICER_CONTRACT_STRICT=1): ${what}`);
+}
+
+/**
+ * Names what a rule's test covers, for the compliance report (contract
+ * rules hold for a class of requests: every member is checked).
+ *
+ * @param members e.g. `slicer service`, `header`, `multipart body`
+ */
+export function covers(...members: string[]): void {
+  for (const member of members) test.info().annotations.push({ type: 'covers', description: member });
 }
 
 /** The two services of the contract. */
 export type Service = 'slicer' | 'predict';
 
-/** How a call presents its token. */
-export type Presentation = { header: string } | { post: string } | { rawAuthorization: string } | undefined;
+/** How a call presents its token: header, post argument (form or multipart body), a raw Authorization value, or nothing. */
+export type Presentation =
+  | { header: string }
+  | { post: string; encoding?: 'form' | 'multipart' }
+  | { rawAuthorization: string }
+  | undefined;
 
 /** What a call answered. */
 export interface Answer {
@@ -96,11 +151,20 @@ export class ContractApi {
    * @param fields the form fields; undefined ones are left out
    */
   grant(fields: Record<string, string | undefined>): Promise<Answer> {
-    const form = Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const form = new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return this.grantBody(form.toString(), 'application/x-www-form-urlencoded');
+  }
+
+  /**
+   * POSTs a raw body to the token endpoint (probes: duplicates, JSON).
+   * @param body the body as sent
+   * @param contentType its content type
+   */
+  grantBody(body: string, contentType: string): Promise<Answer> {
     return this.#answer(() =>
       this.#request.post(`${this.target.authUrl}/oauth2/token/`, {
-        form,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        data: body,
+        headers: { 'content-type': contentType },
         failOnStatusCode: false,
       })
     );
@@ -132,7 +196,10 @@ export class ContractApi {
   call(service: Service, presentation: Presentation): Promise<Answer> {
     const url = `${this.baseUrl(service)}/${this.target.probePath}`;
     if (presentation && 'post' in presentation) {
-      return this.#answer(() => this.#request.post(url, { form: { token: presentation.post }, failOnStatusCode: false }));
+      const body = presentation.encoding === 'multipart'
+        ? { multipart: { token: presentation.post } }
+        : { form: { token: presentation.post } };
+      return this.#answer(() => this.#request.post(url, { ...body, failOnStatusCode: false }));
     }
     const headers: Record<string, string> = {};
     if (presentation && 'header' in presentation) headers.authorization = `Bearer ${presentation.header}`;

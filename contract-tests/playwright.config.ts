@@ -35,6 +35,7 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: `../${REPORTS}/html`, open: 'never' }],
     ['junit', { outputFile: `../${REPORTS}/junit.xml` }],
+    ['./compliance_reporter.ts'],
   ],
   use: {
     // Traces record request headers, form bodies and typed values: the password and tokens.

@@ -2,19 +2,26 @@
  * Contract 5.1: every request authenticates on its own, with the token in the
  * Authorization header or as the `token` post argument.
  */
-import { clause, expect, refused, test } from '../fixtures.ts';
+import { clause, covers, expect, type Presentation, refused, type Service, test } from '../fixtures.ts';
 
-test('5.1 rule 2: the Authorization Bearer header is accepted', clause('5.1 rule 2'), async ({ api }) => {
-  const answer = await api.call('slicer', { header: await api.issue() });
-  expect(refused(answer), `a valid token in the header was refused (${answer.status})`).toBe(false);
-  expect(answer.status, 'no server error').toBeLessThan(500);
-});
-
-test('5.1 rule 2: the token post argument is accepted', clause('5.1 rule 2'), async ({ api }) => {
-  const answer = await api.call('slicer', { post: await api.issue() });
-  expect(refused(answer), `a valid token as post argument was refused (${answer.status})`).toBe(false);
-  expect(answer.status, 'no server error').toBeLessThan(500);
-});
+// 5.1 rule 2 holds for every request: both services, both ways, every body encoding a client posts.
+for (const service of ['slicer', 'predict'] as const satisfies readonly Service[]) {
+  for (
+    const [way, present] of [
+      ['the Authorization Bearer header', (token: string): Presentation => ({ header: token })],
+      ['the token post argument (form-encoded body)', (token: string): Presentation => ({ post: token, encoding: 'form' })],
+      ['the token post argument (multipart body)', (token: string): Presentation => ({ post: token, encoding: 'multipart' })],
+    ] as const
+  ) {
+    test(`5.1 rule 2: ${way} is accepted by the ${service} service`, clause('5.1 rule 2'), async ({ api, target }) => {
+      test.skip(service === 'predict' && (!target.predictServiceId || !target.predictBaseUrl), 'the prediction service is not configured');
+      covers(`${service} service`, way);
+      const answer = await api.call(service, present(await api.issue(service)));
+      expect(refused(answer), `a valid token in ${way} was refused (${answer.status})`).toBe(false);
+      expect(answer.status, 'no server error').toBeLessThan(500);
+    });
+  }
+}
 
 test('5.1 rule 2: a request without a token is refused', clause('5.1 rule 2'), async ({ api }) => {
   expect(refused(await api.call('slicer', undefined))).toBe(true);

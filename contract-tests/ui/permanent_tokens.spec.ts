@@ -2,7 +2,7 @@
  * Contract 5.3: permanent tokens in the browser UI, step by step with the
  * documented labels and in the documented order.
  */
-import { clause, expect, refused, test } from '../fixtures.ts';
+import { clause, covers, expect, refused, test } from '../fixtures.ts';
 import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
 
 /** Revocation may take a moment on a live service; the sandbox must be immediate. */
@@ -66,10 +66,13 @@ test(
     expect(await tokensPage.isRevoked(name), 'step 3: shown as revoked').toBe(true);
     await tokensPage.page.reload();
     await expect(tokensPage.row(name).filter({ hasText: /revoked/i }), 'a revoked token stays listed as revoked').toBeVisible();
+    // Refused every way a token travels (5.1 rule 2), after it was accepted every way before.
+    covers('header, before and after revocation', 'post argument, after revocation');
     await expect.poll(async () => refused(await api.call('slicer', { header: value })), {
-      message: 'the revoked token is refused',
+      message: 'the revoked token is refused in the header',
       ...revocationWait(target.live),
     }).toBe(true);
+    expect(refused(await api.call('slicer', { post: value })), 'the revoked token is refused as post argument').toBe(true);
   },
 );
 

@@ -70,6 +70,7 @@ async function grant(store: Store, request: Request) {
       `The body must be ${FORM} (contract 4.1), not "${request.headers.get('content-type') ?? 'none'}"`,
     );
   }
+  if (store.violates('default-scope') && !fields.scope) fields.scope = `service_id=${store.serviceIds.slicer}`;
   for (const name of ['grant_type', 'username', 'password', 'scope']) {
     if (typeof fields[name] !== 'string' || fields[name] === '') {
       return oauthError(400, 'invalid_request', `The field "${name}" is required`);

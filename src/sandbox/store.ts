@@ -34,8 +34,10 @@ export const VIOLATIONS = [
   'no-expiry',
   /** Revoking a permanent token does not stop it working. */
   'revoke-noop',
-  /** A JSON body is accepted by the token endpoint. */
+  /** A JSON body is accepted by the token endpoint (a probe finding, not a rule violation). */
   'json-accepted',
+  /** A request without scope gets a slicing-service token (a probe finding, as some real servers do). */
+  'default-scope',
 ] as const;
 
 /** One of {@link VIOLATIONS}. */

@@ -1,0 +1,167 @@
+/**
+ * The compliance report: one row per clause of `docs/contract.md` and kind
+ * (contract rule or strictness probe) — how many checks, how many passed,
+ * failed, were skipped or warned, a one-line reason for anything not passed,
+ * and what the checks cover. Written to the console, to
+ * `<reports>/compliance.md` and `<reports>/compliance.html` (self-contained),
+ * and to `$GITHUB_STEP_SUMMARY` when set, with the failing clauses named first.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import process from 'node:process';
+import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { REPORTS } from './paths.ts';
+
+/** One row of the report. */
+export interface ComplianceRow {
+  clause: string;
+  kind: 'rule' | 'probe';
+  checks: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  warned: number;
+  reasons: string[];
+  covers: string[];
+}
+
+/** The anchor GitHub gives a heading of `docs/contract.md`. */
+export function anchor(clause: string): string {
+  return clause.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+}
+
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const firstLine = (text: string) => text.replace(ANSI, '').split('\n').find((line) => line.trim())?.trim().slice(0, 160) ?? '';
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+
+/**
+ * Builds the rows from the run's tests.
+ *
+ * @param tests every test of the run, after it
+ * @returns one row per clause and kind, in clause order
+ */
+export function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
+  const rows = new Map<string, ComplianceRow>();
+  for (const test of tests) {
+    const last = test.results.at(-1);
+    const annotations = [...test.annotations, ...(last?.annotations ?? [])];
+    const clause = annotations.find((a) => a.type === 'clause')?.description?.replace(/^auth-contract /, '') ?? '(no clause)';
+    const kind = annotations.some((a) => a.type === 'kind' && a.description === 'probe') ? 'probe' : 'rule';
+    const key = `${clause}\u0000${kind}`;
+    const row = rows.get(key) ??
+      { clause, kind, checks: 0, passed: 0, failed: 0, skipped: 0, warned: 0, reasons: [], covers: [] } satisfies ComplianceRow;
+    rows.set(key, row);
+    row.checks++;
+    for (const a of annotations) {
+      if (a.type === 'covers' && a.description && !row.covers.includes(a.description)) row.covers.push(a.description);
+    }
+    const outcome = test.outcome();
+    const warning = annotations.find((a) => a.type === 'warning')?.description;
+    if (outcome === 'skipped') {
+      row.skipped++;
+      row.reasons.push(`skipped: ${annotations.find((a) => a.type === 'skip')?.description ?? test.title}`);
+    } else if (outcome === 'unexpected') {
+      row.failed++;
+      row.reasons.push(`${test.title}: ${firstLine(last?.error?.message ?? 'failed')}`);
+    } else if (warning) {
+      row.warned++;
+      row.reasons.push(`warning: ${warning}`);
+    } else row.passed++;
+  }
+  return [...rows.values()].sort((a, b) => a.clause.localeCompare(b.clause, 'en', { numeric: true }) || a.kind.localeCompare(b.kind));
+}
+
+/**
+ * The report as Markdown.
+ *
+ * @param rows the rows
+ * @param link how a clause links to its text (undefined: no link)
+ * @returns the Markdown text
+ */
+export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (clause: string) => string): string {
+  const failing = [...new Set(rows.filter((r) => r.failed > 0).map((r) => r.clause))];
+  const warned = [...new Set(rows.filter((r) => r.warned > 0).map((r) => r.clause))];
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  return [
+    '## Contract compliance',
+    '',
+    failing.length ? `**Failing clauses:** ${failing.join(', ')}` : '**No contract rule failed.**',
+    warned.length
+      ? `**Probe warnings:** ${
+        warned.join(', ')
+      } (behaviour the contract does not state; never fails the run unless SLICER_CONTRACT_STRICT=1)`
+      : '',
+    '',
+    '| Clause | Kind | Checks | Passed | Failed | Skipped | Warned | Covers | Not passed, and why |',
+    '|---|---|---:|---:|---:|---:|---:|---|---|',
+    ...rows.map((r) =>
+      `| ${
+        link ? `[${r.clause}](${link(r.clause)})` : r.clause
+      } | ${r.kind} | ${r.checks} | ${r.passed} | ${r.failed} | ${r.skipped} | ${r.warned} | ${cell(r.covers.join(', '))} | ${
+        cell(r.reasons.join('; '))
+      } |`
+    ),
+    '',
+  ].join('\n');
+}
+
+/** Playwright reporter writing the compliance report. */
+export default class ComplianceReporter implements Reporter {
+  #suite: Suite | undefined;
+
+  /** Keeps the root suite, to read every test at the end. */
+  onBegin(_config: FullConfig, suite: Suite): void {
+    this.#suite = suite;
+  }
+
+  /** Writes the report to the console, the reports folder and the GitHub job summary. */
+  onEnd(): void {
+    const rows = complianceRows(this.#suite?.allTests() ?? []);
+    const folder = resolve(REPORTS);
+    mkdirSync(folder, { recursive: true });
+    const contract = relative(folder, resolve('docs/contract.md')).split('\\').join('/');
+    const markdown = complianceMarkdown(rows, (clause) => `${contract}#${anchor(clause)}`);
+    writeFileSync(join(folder, 'compliance.md'), markdown);
+    writeFileSync(join(folder, 'compliance.html'), html(rows, contract));
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, complianceMarkdown(rows));
+    console.log(
+      [
+        '',
+        'Contract compliance (clause · kind · passed/checks · failed · skipped · warned):',
+        ...rows.map((r) =>
+          `  ${
+            r.failed ? '✖' : r.warned ? '!' : '✔'
+          } ${r.clause} · ${r.kind} · ${r.passed}/${r.checks} · ${r.failed} · ${r.skipped} · ${r.warned}${
+            r.failed || r.warned ? ` — ${r.reasons.find((x) => !x.startsWith('skipped')) ?? ''}` : ''
+          }`
+        ),
+        `Report: ${join(REPORTS, 'compliance.md')} and compliance.html`,
+      ].join('\n'),
+    );
+  }
+
+  /** @returns false: this reporter prints only its summary */
+  printsToStdio(): boolean {
+    return false;
+  }
+}
+
+function html(rows: readonly ComplianceRow[], contract: string): string {
+  const body = rows.map((r) =>
+    `<tr class="${r.failed ? 'failed' : r.warned ? 'warned' : 'passed'}"><td><a href="${escapeHtml(contract)}#${anchor(r.clause)}">${
+      escapeHtml(r.clause)
+    }</a></td><td>${r.kind}</td><td>${r.checks}</td><td>${r.passed}</td><td>${r.failed}</td><td>${r.skipped}</td><td>${r.warned}</td><td>${
+      escapeHtml(r.covers.join(', '))
+    }</td><td>${escapeHtml(r.reasons.join('; '))}</td></tr>`
+  ).join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contract compliance</title><style>
+body{font:14px/1.5 system-ui,sans-serif;margin:24px;color:#1c2433}table{border-collapse:collapse;width:100%}
+th,td{border-bottom:1px solid #e3e8f0;padding:6px 8px;text-align:left;vertical-align:top}th{font-size:12px;text-transform:uppercase;color:#5b6678}
+tr.failed td:first-child{border-left:4px solid #c62f3b}tr.warned td:first-child{border-left:4px solid #d29b00}tr.passed td:first-child{border-left:4px solid #1d8a55}
+</style></head><body><h1>Contract compliance</h1><table><thead><tr><th>Clause</th><th>Kind</th><th>Checks</th><th>Passed</th><th>Failed</th>
+<th>Skipped</th><th>Warned</th><th>Covers</th><th>Not passed, and why</th></tr></thead><tbody>
+${body}
+</tbody></table></body></html>
+`;
+}
