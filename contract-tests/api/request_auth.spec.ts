@@ -24,6 +24,7 @@ for (const service of ['slicer', 'predict'] as const satisfies readonly Service[
 }
 
 test('5.1 rule 2: a request without a token is refused', clause('5.1 rule 2'), async ({ api }) => {
+  covers('no token');
   expect(refused(await api.call('slicer', undefined))).toBe(true);
 });
 
@@ -35,17 +36,20 @@ for (
   ] as const
 ) {
   test(`5.1 rule 2: a malformed Authorization header (${what}) is refused`, clause('5.1 rule 2'), async ({ api }) => {
+    covers(`malformed header: ${what}`);
     expect(refused(await api.call('slicer', { rawAuthorization: value }))).toBe(true);
   });
 }
 
 test('5.1 rule 2: an unknown token is refused, in the header and as post argument', clause('5.1 rule 2'), async ({ api }) => {
+  covers('unknown token, header and post argument');
   const unknown = `unknown-${crypto.randomUUID()}`;
   expect(refused(await api.call('slicer', { header: unknown })), 'header').toBe(true);
   expect(refused(await api.call('slicer', { post: unknown })), 'post argument').toBe(true);
 });
 
 test('5.1 rule 1: no session is kept between requests', clause('5.1 rule 1'), async ({ api }) => {
+  covers('a request after an accepted one, same connection and cookies');
   const good = await api.call('slicer', { header: await api.issue() });
   expect(refused(good)).toBe(false);
   // Same request context: any cookie the good request set is sent again.

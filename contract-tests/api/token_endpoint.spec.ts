@@ -1,7 +1,7 @@
 /**
  * Contract 4.1: issuing a temporary access token.
  */
-import { clause, expect, type Service, test } from '../fixtures.ts';
+import { clause, covers, expect, type Service, test } from '../fixtures.ts';
 
 for (const service of ['slicer', 'predict'] as const satisfies readonly Service[]) {
   test.describe(`4.1 token endpoint, scope ${service}`, () => {
@@ -10,6 +10,7 @@ for (const service of ['slicer', 'predict'] as const satisfies readonly Service[
     });
 
     test(`4.1 rule 1: a valid request answers every documented field (${service})`, clause('4.1 rule 1'), async ({ api }) => {
+      covers(`${service} scope: token_type, scope, access_token, expires_in`);
       const answer = await api.grant(api.goodGrant(service));
       expect(answer.status, 'status of a valid token request').toBe(200);
       let body: Record<string, unknown>;
@@ -32,6 +33,7 @@ for (const service of ['slicer', 'predict'] as const satisfies readonly Service[
     });
 
     test(`4.1 rule 1: each call answers a new access_token (${service})`, clause('4.1 rule 1'), async ({ api }) => {
+      covers(`${service} scope: a new token per request`);
       const first = await api.issue(service);
       const second = await api.issue(service);
       expect(first === second, '4.1: two requests gave the same access_token').toBe(false);
@@ -40,6 +42,7 @@ for (const service of ['slicer', 'predict'] as const satisfies readonly Service[
 }
 
 test('4.1 rule 2: the form-encoded body with an explicit Content-Type is accepted', clause('4.1 rule 2'), async ({ api }) => {
+  covers('form-encoded body with explicit Content-Type');
   const answer = await api.grant(api.goodGrant());
   expect(answer.status, 'a form-encoded request with Content-Type application/x-www-form-urlencoded').toBe(200);
   expect(answer.contentType, 'the answer is JSON').toContain('json');

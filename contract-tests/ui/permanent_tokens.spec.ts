@@ -30,6 +30,7 @@ test(
   '5.3 creating, steps 1–8: create, add the scope, copy the value, Done lists it; the token works',
   clause('5.3 creating steps 1-8'),
   async ({ tokensPage, permanentTokens, api, target }) => {
+    covers('steps 1-8 in order', 'the new token in the header and as post argument');
     const name = permanentTokens.name('create');
     await tokensPage.open();
     await tokensPage.newToken.click();
@@ -80,6 +81,7 @@ test(
   '5.3 revoking, step 2: Cancel keeps the token working',
   clause('5.3 revoking step 2'),
   async ({ tokensPage, permanentTokens, api, target }) => {
+    covers('Cancel at the confirmation');
     const name = permanentTokens.name('cancel');
     await tokensPage.open();
     const value = api.secret(await tokensPage.create(name, [target.serviceId]));
@@ -94,6 +96,7 @@ test(
   '5.3 creating, step 7: an incorrect scope creates nothing',
   clause('5.3 creating step 7'),
   async ({ tokensPage, permanentTokens, page }) => {
+    covers('an unknown service id as scope');
     const name = permanentTokens.name('bad-scope');
     await tokensPage.open();
     await tokensPage.startCreating(name, [`no-such-service-${Date.now()}`]);
@@ -109,6 +112,7 @@ test(
   '5.3 creating, step 5: a name with HTML special characters is shown literally',
   clause('5.3 creating step 5'),
   async ({ tokensPage, permanentTokens, target }) => {
+    covers('HTML special characters in the name');
     const name = permanentTokens.name(`<b>bold</b> & "quotes" 'single' <script>x</script>`);
     await tokensPage.open();
     await tokensPage.create(name, [target.serviceId]);
