@@ -1,98 +1,224 @@
 /**
- * `npm run bench`: figures, not pass/fail, all measured in this one run on loopback.
+ * `npm run bench`: figures, not pass/fail, all measured in this one run on
+ * loopback; the README's table is one run's output.
  *
- * (a) Token requests: 1,000 concurrent cold `getToken()` calls, and several
- *     expiry crossings under concurrent load (sandbox clock), failures counted.
- * (b) Throughput of `authedFetch` against plain `fetch` and plain ky with a
- *     fixed token, on a bare loopback server: the cost of this layer alone.
+ * (a) Token requests: 1,000 concurrent cold `getToken()` calls, and expiry
+ *     crossings under concurrent load (sandbox clock), failures counted.
+ * (b) Cost per request with a fixed token: plain `fetch`, ky and
+ *     `authedFetch` against a bare server in another process; the client's
+ *     CPU per request (process.cpuUsage) and requests/s, rounds interleaved,
+ *     medians; ratios against ky and against plain fetch.
+ * (c) Throughput while tokens roll over: 2-second tokens from a sandbox in
+ *     another process, 50 requests in flight, real clock, next to the same
+ *     load with a token that does not expire.
+ * (d) Memory: heap growth over 100,000 authedFetch requests (--expose-gc).
+ * (e) Cold start of a one-off script (one token, one request) per runtime,
+ *     next to a plain-fetch script doing the same two requests.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import process from 'node:process';
+import { createInterface } from 'node:readline';
 import ky from 'ky';
 import { createAuthClient } from '../mod.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
+import { ROOT, runProcess } from '../src/testing/processes.ts';
 
-const sandbox = await startSandbox({ testMode: true });
-const issued = () => Object.values(sandbox.store.stats().issued).reduce((a, b) => a + b, 0);
 const rows: [string, string][] = [];
+const row = (name: string, value: string | number) => (rows.push([name, String(value)]), console.error(`  ${name}: ${value}`));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-// (a) 1,000 concurrent cold calls.
+// (a) Token requests, in-process sandbox (counts, not CPU).
 {
+  const sandbox = await startSandbox({ testMode: true });
+  const issued = () => Object.values(sandbox.store.stats().issued).reduce((a, b) => a + b, 0);
   const client = createAuthClient({ env: sandbox.env, envFile: false });
-  const before = issued();
   const results = await Promise.allSettled(Array.from({ length: 1000 }, () => client.getToken()));
-  rows.push(['1,000 concurrent cold getToken(): token requests', String(issued() - before)]);
-  rows.push(['… failed calls', String(results.filter((r) => r.status === 'rejected').length)]);
-}
-
-// (a) Expiry crossings under load: 60 s tokens, 20 min of simulated time, 50 concurrent calls every 10 s.
-{
+  row('1,000 concurrent cold getToken(): token requests', issued());
+  row('… failed calls', results.filter((r) => r.status === 'rejected').length);
   sandbox.store.setLifetime(60);
   let now = 0;
-  const client = createAuthClient({ env: sandbox.env, envFile: false, now: () => now });
+  const clocked = createAuthClient({ env: sandbox.env, envFile: false, now: () => now });
   const before = issued();
   let failed = 0;
   let calls = 0;
-  const seconds = 1200;
-  for (let t = 0; t < seconds; t += 10) {
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () => client.authedFetch('bench').json()));
-    calls += results.length;
-    failed += results.filter((r) => r.status === 'rejected').length;
+  for (let t = 0; t < 1200; t += 10) {
+    const batch = await Promise.allSettled(Array.from({ length: 50 }, () => clocked.authedFetch('bench').json()));
+    calls += batch.length;
+    failed += batch.filter((r) => r.status === 'rejected').length;
     now += 10_000;
     sandbox.clock.advance(10_000);
   }
-  rows.push([
-    `${seconds / 60} expiry crossings (60 s tokens), ${calls} calls: token requests`,
-    `${issued() - before} (≈ ${seconds} s ÷ 30 s refresh point = ${seconds / 30})`,
-  ]);
-  rows.push(['… failed calls', String(failed)]);
-  sandbox.store.setLifetime(3600);
-}
-
-// (b) Throughput on a bare server.
-const server = createServer((_request, response) => {
-  response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success"}');
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const client = createAuthClient({ env: { ...sandbox.env, SLICER_BASE_URL: origin }, envFile: false });
-const token = await client.getToken();
-const headers = { authorization: `Bearer ${token}` };
-const plainKy = ky.create({ prefixUrl: origin, headers });
-
-/** Heap in use after a full collection (`--expose-gc`, as `npm run bench` runs). */
-function retainedHeap(): number {
-  (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().heapUsed;
-}
-
-async function measure(name: string, call: () => Promise<unknown>, total = 4000, concurrency = 16): Promise<number> {
-  for (let i = 0; i < 200; i++) await call(); // warm up
-  const heapBefore = retainedHeap();
-  let started = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (started++ < total) await call();
-    }),
+  row(
+    `20 expiry crossings (60 s tokens), ${calls} calls: token requests`,
+    `${issued() - before} (ideal ≈ 1200 s ÷ 30 s refresh point = 40)`,
   );
-  const rate = total / ((performance.now() - t0) / 1000);
-  rows.push([
-    `${name}: requests/s (${total}, ${concurrency} concurrent)`,
-    `${rate.toFixed(0)} (retained heap ${((retainedHeap() - heapBefore) / 1e6).toFixed(2)} MB)`,
-  ]);
-  return rate;
+  row('… failed calls', failed);
+  await sandbox.close();
 }
-const fetchRate = await measure('plain fetch, fixed token', () => fetch(`${origin}/bench`, { headers }).then((r) => r.json()));
-const kyRate = await measure('ky, fixed token', () => plainKy('bench').json());
-const authedRate = await measure('authedFetch (cache + hooks)', () => client.authedFetch('bench').json());
-rows.push(['authedFetch ÷ plain fetch', `${(authedRate / fetchRate).toFixed(2)}`]);
-rows.push(['authedFetch ÷ ky', `${(authedRate / kyRate).toFixed(2)}`]);
 
-server.closeAllConnections();
-server.close();
-await sandbox.close();
+// The servers of (b)–(e), in their own process.
+const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+const { echo, sandbox: sandboxEnv } = JSON.parse(
+  await new Promise<string>((resolve) => createInterface({ input: server.stdout }).once('line', resolve)),
+) as { echo: string; sandbox: Record<string, string> };
+const control = (path: string, body: unknown) =>
+  fetch(`${sandboxEnv.SLICER_AUTH_URL}/__test/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((r) => r.json());
 
-console.log(`| measure (Node ${process.version}, loopback) | result |\n|---|---|`);
+/** Runs `total` calls, `concurrency` at a time; client CPU µs per request and requests/s. */
+async function load(call: () => Promise<unknown>, total: number, concurrency: number) {
+  let started = 0;
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (started++ < total) await call();
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { cpuPerRequest: (used.user + used.system) / total, rate: total / seconds };
+}
+
+// (b) Fixed token: the layer's own cost.
+{
+  const token = 'fixed-bench-token';
+  const headers = { authorization: `Bearer ${token}` };
+  const plainKy = ky.create({ prefixUrl: echo, headers });
+  const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', token, baseUrl: echo });
+  const clients: [string, () => Promise<unknown>][] = [
+    ['plain fetch', () => fetch(`${echo}/bench`, { headers }).then((r) => r.json())],
+    ['ky', () => plainKy('bench').json()],
+    ['authedFetch', () => client.authedFetch('bench').json()],
+  ];
+  const figures = new Map<string, { cpu: number[]; rate: number[] }>(clients.map(([name]) => [name, { cpu: [], rate: [] }]));
+  for (const [, call] of clients) await load(call, 1000, 20); // warm up every path first
+  for (let round = 0; round < 5; round++) {
+    for (const [name, call] of clients) {
+      const result = await load(call, 4000, 20);
+      figures.get(name)?.cpu.push(result.cpuPerRequest);
+      figures.get(name)?.rate.push(result.rate);
+    }
+  }
+  const cpu = (name: string) => median(figures.get(name)?.cpu ?? []);
+  const rate = (name: string) => median(figures.get(name)?.rate ?? []);
+  for (const [name] of clients) {
+    row(
+      `${name}, fixed token: client CPU µs/request · requests/s (20 in flight, median of 5 × 4,000)`,
+      `${cpu(name).toFixed(0)} · ${rate(name).toFixed(0)}`,
+    );
+  }
+  row('authedFetch ÷ ky: CPU per request (target ≤ 1.05)', (cpu('authedFetch') / cpu('ky')).toFixed(2));
+  row('authedFetch ÷ ky: requests/s (target ≥ 0.95)', (rate('authedFetch') / rate('ky')).toFixed(2));
+  row('authedFetch ÷ plain fetch: CPU per request', (cpu('authedFetch') / cpu('plain fetch')).toFixed(2));
+  row('authedFetch ÷ plain fetch: requests/s', (rate('authedFetch') / rate('plain fetch')).toFixed(2));
+  row('ky ÷ plain fetch: CPU per request', (cpu('ky') / cpu('plain fetch')).toFixed(2));
+
+  // (d) Memory over 100,000 requests.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  await load(() => client.authedFetch('bench').json(), 100_000, 20);
+  gc?.();
+  row(
+    `authedFetch: heap growth over 100,000 requests${gc ? '' : ' (run with --expose-gc for a clean figure)'}`,
+    `${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(2)} MB`,
+  );
+}
+
+// (c) Throughput while 2-second tokens roll over, next to a token that does not expire.
+{
+  const timed = async (lifetimeSeconds: number) => {
+    await control('settings', { tokenLifetimeSeconds: lifetimeSeconds });
+    const client = createAuthClient({ env: sandboxEnv, envFile: false, logger: { warn: () => {} } });
+    await client.getToken();
+    const before = (await (await fetch(`${sandboxEnv.SLICER_AUTH_URL}/__test/stats`)).json()) as { issued: Record<string, number> };
+    const latencies: number[] = [];
+    let failures = 0;
+    const until = performance.now() + 6_000;
+    await Promise.all(Array.from({ length: 50 }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        await client.authedFetch('bench').json().catch(() => failures++);
+        latencies.push(performance.now() - t);
+      }
+    }));
+    const after = (await (await fetch(`${sandboxEnv.SLICER_AUTH_URL}/__test/stats`)).json()) as { issued: Record<string, number> };
+    const sum = (stats: { issued: Record<string, number> }) => Object.values(stats.issued).reduce((a, b) => a + b, 0);
+    latencies.sort((a, b) => a - b);
+    return {
+      rate: latencies.length / 6,
+      failures,
+      tokens: sum(after) - sum(before),
+      p50: latencies[Math.floor(latencies.length * 0.5)] ?? 0,
+      p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    };
+  };
+  const steady = await timed(3600);
+  const rolling = await timed(2);
+  await control('settings', { tokenLifetimeSeconds: 3600 });
+  const describe = (r: typeof steady) =>
+    `${r.rate.toFixed(0)} requests/s, p50 ${r.p50.toFixed(1)} ms, p99 ${
+      r.p99.toFixed(1)
+    } ms, ${r.failures} failed, ${r.tokens} token requests`;
+  row('sandbox service, 50 in flight for 6 s, token valid throughout', describe(steady));
+  row('… same with 2-second tokens (expiry crossings under load)', describe(rolling));
+  row('… throughput across expiry ÷ steady (target ≥ 0.90)', (rolling.rate / steady.rate).toFixed(2));
+}
+
+// (e) Cold start of one-off scripts: one token, one request, then exit.
+{
+  if (!existsSync(join(ROOT, 'dist/mod.js'))) await runProcess('npm', ['run', '-s', 'build'], { PATH: process.env.PATH }, 120_000);
+  const dir = join(ROOT, '.tmp', 'bench');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const oneOff = (from: string) =>
+    `import { authedFetch, getToken } from '${from}';\nawait getToken();\nawait authedFetch('cold').json();\n`;
+  writeFileSync(
+    join(dir, 'plain.mjs'),
+    `const e = process.env;
+const grant = await fetch(e.SLICER_AUTH_URL + '/oauth2/token/', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ grant_type: 'password', username: e.SLICER_USERNAME, password: e.SLICER_PASSWORD, scope: 'service_id=' + e.SLICER_SERVICE_ID }) });
+const { access_token } = await grant.json();
+await (await fetch(e.SLICER_BASE_URL + '/cold', { headers: { authorization: 'Bearer ' + access_token } })).json();
+`,
+  );
+  writeFileSync(join(dir, 'built.mjs'), oneOff('../../dist/mod.js'));
+  writeFileSync(join(dir, 'source.ts'), oneOff('../../mod.ts'));
+  const exe = async (command: string[], code: string) =>
+    (await runProcess(command[0] as string, [...command.slice(1), code], { PATH: process.env.PATH, HOME: process.env.HOME }, 120_000)).out
+      .trim();
+  const bun = await exe(['npx', '--yes', 'bun@1.4.5', '-e'], 'console.log(process.execPath)');
+  const deno = await exe(['npx', '--yes', 'deno@2.9.6', 'eval'], 'console.log(Deno.execPath())');
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandboxEnv, SLICER_ENV_FILE: '/dev/null' };
+  const scripts: [string, string, string[]][] = [
+    ['plain fetch script, node', process.execPath, [join(dir, 'plain.mjs')]],
+    ['built package, plain node', process.execPath, [join(dir, 'built.mjs')]],
+    ['sources, npx tsx', process.execPath, ['--import', 'tsx', join(dir, 'source.ts')]],
+    ['sources, bun', bun, ['--no-env-file', join(dir, 'source.ts')]],
+    ['sources, deno', deno, ['run', '-A', join(dir, 'source.ts')]],
+  ];
+  const times = new Map<string, number>();
+  for (const [name, command, args] of scripts) {
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const result = await runProcess(command, args, env, 60_000);
+      if (result.code !== 0) throw new Error(`${name} failed: ${result.err}`);
+      runs.push(result.seconds * 1000);
+    }
+    times.set(name, median(runs));
+    row(`cold start, ${name} (median of 5, ms)`, median(runs).toFixed(0));
+  }
+  row(
+    'cold start: built package under node ÷ plain fetch script (target ≤ 1.3)',
+    ((times.get('built package, plain node') ?? 0) / (times.get('plain fetch script, node') ?? 1)).toFixed(2),
+  );
+  rmSync(dir, { recursive: true, force: true });
+}
+
+server.stdin?.end();
+console.log(`| measure (Node ${process.version}, loopback, 2 cores) | result |\n|---|---|`);
 for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);

@@ -16,7 +16,7 @@ import {
 import { readEnv, type ReadEnvOptions } from './env.ts';
 import { isAuthError } from './errors.ts';
 import { createFileCache, type FileCache } from './file_cache.ts';
-import { authRequestOptions } from './hooks.ts';
+import { type AuthOptions, authOptions, globalFetch } from './hooks.ts';
 import { redact } from './redact.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
 import { createTokenSource } from './token_source.ts';
@@ -99,20 +99,17 @@ export function isRelative(input: Input): boolean {
 }
 
 /**
- * The caller's retry options, adjusted for authentication: ky counts the one
- * 401 retry against `retry.limit`, so at least 1 is kept for it (with
- * ordinary retries still off when the caller asked for none), and our own
- * errors (configuration, token endpoint, 401) are never retried by ky.
+ * The caller's retry options, with one rule added: our own errors
+ * (configuration, token endpoint, 401) are never retried by ky. The 401
+ * refresh is not a ky retry (see `hooks.ts`), so `retry: 0` means no retry.
  */
-function keepingAuthRetry(retry: Options['retry']): RetryOptions {
+function guardedRetry(retry: Options['retry']): RetryOptions {
   const asked: RetryOptions = typeof retry === 'number' ? { limit: retry } : (retry ?? {});
-  const limit = asked.limit ?? 2;
-  return {
-    ...asked,
-    limit: Math.max(1, limit),
-    shouldRetry: (state) => (isAuthError(state.error) || limit === 0 ? false : asked.shouldRetry?.(state)),
-  };
+  return { ...asked, shouldRetry: (state) => (isAuthError(state.error) ? false : asked.shouldRetry?.(state)) };
 }
+
+/** The retry options of a call that sets none: made once. */
+const DEFAULT_RETRY = guardedRetry(undefined);
 
 /**
  * Creates a client from the environment, `.env` and options.
@@ -141,7 +138,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
  */
 export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 'slicer' }): AuthClient {
   const config = parseConfig(readEnv(options), options, needs);
-  const send = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const send = options.fetch ?? globalFetch;
   const now = options.now ?? (() => performance.now());
   const secrets = [config.password, config.token, config.predictToken];
   const logger = options.logger ?? { warn: (message: string) => console.warn(`[slicer-auth] ${message}`) };
@@ -174,39 +171,53 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     return cache;
   }
 
+  /** A token that is ready now, without a promise: permanent, or cached with no refresh due. */
+  function readyToken(target: ScopeTarget): string | undefined {
+    return target.permanentToken ? target.permanentToken.reveal() : cache?.peek(target.scope);
+  }
+
   function tokenFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<string> {
     if (target.permanentToken) return Promise.resolve(target.permanentToken.reveal());
     // resolveScope guarantees credentials when no permanent token covers the scope.
     return tokens(target.credentials as Credentials).get(target.scope, getOptions);
   }
 
+  /** Per scope and URL kind: the resolved target and the ky options that authenticate it, made on first use. */
+  const prepared = new Map<string, { target: ScopeTarget; options: AuthOptions }>();
+  function prepare(scope: ScopeInput | undefined, relative: boolean): { target: ScopeTarget; options: AuthOptions } {
+    const key = `${relative ? 'r' : 'a'}${scope ?? 'slicer'}`;
+    let entry = prepared.get(key);
+    if (!entry) {
+      const target = resolveScope(config, scope, relative);
+      const options = authOptions({
+        target,
+        transport: config.transport,
+        token: () => tokenFor(target),
+        ready: () => readyToken(target),
+        invalidate: (token) => {
+          cache?.invalidate(target.scope, token);
+          fileCache?.forget(token);
+        },
+        fetch: send,
+        allowInsecureHttp: config.allowInsecureHttp,
+        redact: (text) => redact(text, secrets),
+      });
+      entry = { target, options };
+      prepared.set(key, entry);
+    }
+    return entry;
+  }
+
   function call(input: Input, callOptions: AuthedFetchOptions = {}): ResponsePromise {
     const { scope, hooks, retry, ...kyOptions } = callOptions;
     const relative = isRelative(input);
-    const target = resolveScope(config, scope, relative);
-    const prefixUrl = relative ? target.baseUrl : undefined;
-    const auth = authRequestOptions({
-      target,
-      transport: config.transport,
-      token: () => tokenFor(target),
-      invalidate: (token) => {
-        cache?.invalidate(target.scope, token);
-        fileCache?.forget(token);
-      },
-      fetch: send,
-      allowInsecureHttp: config.allowInsecureHttp,
-      redact: (text) => redact(text, secrets),
-    });
-    return ky(prefixUrl && typeof input === 'string' ? input.replace(/^\/+/, '') : input, {
+    const { target, options } = prepare(scope, relative);
+    return ky(relative ? (input as string).replace(/^\/+/, '') : input, {
       ...kyOptions,
-      ...(prefixUrl ? { prefixUrl } : {}),
-      retry: keepingAuthRetry(retry),
-      fetch: auth.fetch,
-      hooks: {
-        ...hooks,
-        beforeRequest: [...auth.hooks.beforeRequest, ...(hooks?.beforeRequest ?? [])],
-        afterResponse: [...auth.hooks.afterResponse, ...(hooks?.afterResponse ?? [])],
-      },
+      ...(relative ? { prefixUrl: target.baseUrl as string } : {}), // resolveScope checked it is set
+      retry: retry === undefined ? DEFAULT_RETRY : guardedRetry(retry),
+      fetch: options.fetch,
+      hooks: hooks ? { ...hooks, beforeRequest: [...options.hooks.beforeRequest, ...(hooks.beforeRequest ?? [])] } : options.hooks,
     });
   }
 

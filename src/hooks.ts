@@ -1,20 +1,24 @@
 /**
- * Per-request ky options that authenticate one request (contract 5.1).
+ * The ky options that authenticate requests to one scope (contract 5.1),
+ * built once per client and scope.
  *
- * The token is fetched in `beforeRequest` (outside ky's timeout) and attached
- * in a `fetch` wrapper, on a copy of ky's request, at the last moment: ky's
- * `HTTPError` and `TimeoutError` keep the request they saw, so a token set on
- * that request would show up in every logged error.
- *
- * On a 401, `afterResponse` drops that token (if still cached) and retries the
- * request once with a fresh one; a second 401 is an {@link UnauthorizedError}.
+ * - The token is fetched in `beforeRequest`, outside ky's timeout, and kept
+ *   for that request in a WeakMap: no per-request closure.
+ * - It is attached in the `fetch` wrapper at the last moment, through the
+ *   `init` given to fetch (or a rewritten form body with the `post`
+ *   transport): ky's `HTTPError` keeps a clone made before, and its
+ *   `TimeoutError` the request itself, so neither ever holds the token.
+ * - A 401 is handled in the wrapper too: the token is dropped everywhere it
+ *   is cached and the request sent once more with a fresh one; a second 401
+ *   is an {@link UnauthorizedError}. No `afterResponse` hook, so ky never has
+ *   to clone a response to run one.
  */
-import ky, { type AfterResponseHook, type BeforeRequestHook, type Options } from 'ky';
-import { assertSafeUrl, type ScopeTarget, type TokenTransport } from './config.ts';
+import type { BeforeRequestHook, Options } from 'ky';
 import type { FetchLike } from './client.ts';
+import { assertSafeUrl, type ScopeTarget, type TokenTransport } from './config.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
 
-/** What the hooks of one request need from their client. */
+/** What the options of one scope need from their client. */
 export interface RequestAuth {
   /** The resolved scope. */
   readonly target: ScopeTarget;
@@ -22,6 +26,8 @@ export interface RequestAuth {
   readonly transport: TokenTransport;
   /** Gets the token to send (from the cache, or the permanent token). */
   readonly token: () => Promise<string>;
+  /** The token when it is ready now without waiting (permanent, or cached with no refresh due). */
+  readonly ready: () => string | undefined;
   /** Drops a token the service refused, everywhere it is cached, if it is still the cached one. */
   readonly invalidate: (token: string) => void;
   /** The fetch that finally sends. */
@@ -32,8 +38,75 @@ export interface RequestAuth {
   readonly redact: (text: string) => string;
 }
 
+/**
+ * The runtime's fetch, looked up at each call (a test or polyfill may replace
+ * it); the client's default. Requests sent with it have their headers read
+ * synchronously when it is called (see `sendWithHeaderInPlace`).
+ */
+export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
+
+/**
+ * The request and fetch options that carry the token: a `token` field in a
+ * form-encoded or multipart body with the `post` transport, otherwise an
+ * `Authorization: Bearer` header, given through `init`.
+ *
+ * @param request ky's request (never modified; its body may be read)
+ * @param init ky's fetch options
+ * @param token the access token
+ * @param transport `header` or `post`
+ * @returns what to pass to fetch
+ */
+export async function withToken(
+  request: Request,
+  init: RequestInit | undefined,
+  token: string,
+  transport: TokenTransport,
+): Promise<[Request, RequestInit]> {
+  const type = request.headers.get('content-type')?.toLowerCase() ?? '';
+  if (transport === 'post' && request.body && type.startsWith(FORM)) {
+    const form = new URLSearchParams(await request.text());
+    form.set('token', token);
+    return [new Request(request, { body: form }), { ...init }];
+  }
+  if (transport === 'post' && request.body && type.startsWith(MULTIPART)) {
+    const form = await request.formData();
+    form.set('token', token);
+    const headers = new Headers(request.headers);
+    headers.delete('content-type'); // a new boundary comes with the new body
+    return [new Request(request, { body: form, headers }), { ...init }];
+  }
+  const headers = new Headers(request.headers);
+  headers.set('authorization', `Bearer ${token}`);
+  return [request, { ...init, headers }];
+}
+
+/**
+ * Sends with the runtime's own fetch and the header transport, without
+ * copying the headers: the header is set on ky's request for the synchronous
+ * part of the `fetch()` call — where the runtime copies the request — and
+ * removed right after, before anything else can see the request (ky's
+ * `TimeoutError` keeps it). Only for the runtime's fetch: a custom fetch may
+ * read the headers later.
+ *
+ * @param request ky's request, without a body transformation
+ * @param init ky's fetch options
+ * @param token the access token
+ * @returns the answer
+ */
+function sendWithHeaderInPlace(request: Request, init: RequestInit | undefined, token: string): Promise<Response> {
+  const options: RequestInit = { ...init, redirect: 'manual' };
+  request.headers.set('authorization', `Bearer ${token}`);
+  try {
+    return globalThis.fetch(request, options);
+  } finally {
+    request.headers.delete('authorization');
+  }
+}
 
 /**
  * Sends a request with its token, following redirects only within the same
@@ -41,22 +114,37 @@ const MAX_REDIRECTS = 5;
  * a redirect to another origin is handed back to the caller as it is, never
  * re-sent with the token (in a header or a `token` body field).
  *
- * @param request ky's request (left untouched)
+ * @param request the request to send (its body is consumed)
  * @param init ky's extra fetch options
  * @param token the access token
  * @param auth transport, fetch and the plain-http opt-in
+ * @param trusted a URL prefix already known safe for tokens (the base URL), so that only other URLs are parsed
  * @returns the final answer
  * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a plain-http, non-loopback URL without the opt-in
  */
-export async function sendWithToken(request: Request, init: RequestInit | undefined, token: string, auth: RequestAuth): Promise<Response> {
+export async function sendWithToken(
+  request: Request,
+  init: RequestInit | undefined,
+  token: string,
+  auth: RequestAuth,
+  trusted?: string,
+): Promise<Response> {
   let current = request;
   for (let hop = 0;; hop++) {
-    if (!auth.allowInsecureHttp) assertSafeUrl(current.url, auth.target.baseUrlKey);
+    // Only a URL outside the (already checked) base URL is parsed here.
+    if (!auth.allowInsecureHttp && !(trusted && current.url.startsWith(trusted))) assertSafeUrl(current.url, auth.target.baseUrlKey);
     // Only a body that a 307/308 must re-send is copied; GETs and most calls have none.
     const replay = current.body ? current.clone() : undefined;
-    const response = await auth.fetch(await attachToken(current, token, auth.transport), { ...init, redirect: 'manual' });
+    let response: Response;
+    if (auth.fetch === globalFetch && auth.transport === 'header') response = await sendWithHeaderInPlace(current, init, token);
+    else {
+      const [sent, options] = await withToken(current, init, token, auth.transport);
+      options.redirect = 'manual';
+      response = await auth.fetch(sent, options);
+    }
+    if (!REDIRECTS.has(response.status)) return response;
     const location = response.headers.get('location');
-    if (!REDIRECTS.has(response.status) || !location || hop >= MAX_REDIRECTS) return response;
+    if (!location || hop >= MAX_REDIRECTS) return response;
     const target = new URL(location, current.url);
     if (target.origin !== new URL(current.url).origin) return response;
     await response.body?.cancel().catch(() => undefined);
@@ -74,81 +162,63 @@ export async function sendWithToken(request: Request, init: RequestInit | undefi
   }
 }
 
-const FORM = 'application/x-www-form-urlencoded';
-const MULTIPART = 'multipart/form-data';
-
-/**
- * Copies a request with the token attached: as a `token` field in a
- * form-encoded or multipart body with the `post` transport, otherwise as an
- * `Authorization: Bearer` header.
- *
- * @param request ky's request (left untouched)
- * @param token the access token
- * @param transport `header` or `post`
- * @returns a new request carrying the token
- */
-export async function attachToken(request: Request, token: string, transport: TokenTransport): Promise<Request> {
-  const type = request.headers.get('content-type')?.toLowerCase() ?? '';
-  if (transport === 'post' && request.body && type.startsWith(FORM)) {
-    const form = new URLSearchParams(await request.text());
-    form.set('token', token);
-    return new Request(request, { body: form });
+/** The base URL as a prefix of URLs that may carry a token without another check, when it is itself safe. */
+function trustedPrefix(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  try {
+    assertSafeUrl(baseUrl, '');
+    return `${baseUrl}/`;
+  } catch {
+    return undefined;
   }
-  if (transport === 'post' && request.body && type.startsWith(MULTIPART)) {
-    const form = await request.formData();
-    form.set('token', token);
-    const headers = new Headers(request.headers);
-    headers.delete('content-type'); // a new boundary comes with the new body
-    return new Request(request, { body: form, headers });
-  }
-  const headers = new Headers(request.headers);
-  headers.set('authorization', `Bearer ${token}`);
-  return new Request(request, { headers });
 }
 
-/** The ky options {@link authRequestOptions} gives. */
-export interface AuthRequestOptions {
-  /** Attaches the token to a copy of the request and sends it. */
+/** The ky options {@link authOptions} gives. */
+export interface AuthOptions {
+  /** Attaches the token and sends; refreshes once on a 401. */
   readonly fetch: NonNullable<Options['fetch']>;
-  /** Gets the token before each attempt; retries once on 401. */
-  readonly hooks: { readonly beforeRequest: BeforeRequestHook[]; readonly afterResponse: AfterResponseHook[] };
+  /** Gets the token before each attempt, outside ky's timeout. */
+  readonly hooks: { readonly beforeRequest: BeforeRequestHook[] };
 }
 
 /**
- * ky options that authenticate one request; create them anew for each request.
+ * The ky options that authenticate requests to one scope; build them once per
+ * client and scope and share them between requests.
  *
  * @param auth the scope, transport, token source and fetch of the client
- * @returns `hooks` and `fetch` options to merge into the request's options
+ * @returns `hooks` and `fetch` options to merge into each request's options
  */
-export function authRequestOptions(auth: RequestAuth): AuthRequestOptions {
-  let token = '';
-  let retried = false;
+export function authOptions(auth: RequestAuth): AuthOptions {
+  const tokens = new WeakMap<Request, string>();
+  const trusted = trustedPrefix(auth.target.baseUrl);
   return {
-    fetch: (input, init) => sendWithToken(input as Request, init, token, auth),
     hooks: {
-      beforeRequest: [
-        async () => {
-          token = await auth.token();
-        },
-      ],
-      afterResponse: [
-        (request, _options, response) => {
-          if (response.status !== 401) return;
-          if (auth.target.permanentToken) throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
-          if (!retried) {
-            retried = true;
-            auth.invalidate(token);
-            return ky.retry({ delay: 0, code: 'TOKEN_REJECTED' });
-          }
-          throw new UnauthorizedError(
-            auth.redact(
-              `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +
-                `"${auth.target.scope}": check that SLICER_SERVICE_ID / SLICER_PREDICT_SERVICE_ID name this service`,
-            ),
-            response,
-          );
-        },
-      ],
+      // Synchronous when the token is ready (the common case): no promise, no microtask of ours.
+      beforeRequest: [(request) => {
+        const ready = auth.ready();
+        if (ready !== undefined) tokens.set(request, ready);
+        else return auth.token().then((token) => void tokens.set(request, token));
+      }],
+    },
+    fetch: async (input, init) => {
+      const request = input as Request;
+      const token = tokens.get(request) ?? (await auth.token());
+      // A second send needs the body again: copied only when there is one (and a refresh is possible).
+      const spare = request.body && !auth.target.permanentToken ? request.clone() : undefined;
+      const response = await sendWithToken(request, init, token, auth, trusted);
+      if (response.status !== 401) return response;
+      if (auth.target.permanentToken) throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
+      await response.body?.cancel().catch(() => undefined);
+      auth.invalidate(token);
+      const again = await sendWithToken(spare ?? request, init, await auth.token(), auth, trusted);
+      if (again.status !== 401) return again;
+      throw new UnauthorizedError(
+        auth.redact(
+          `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +
+            `"${auth.target.scope}": check that SLICER_SERVICE_ID / SLICER_PREDICT_SERVICE_ID name this service`,
+        ),
+        again,
+      );
     },
   };
 }

@@ -69,6 +69,12 @@ export interface TokenCache {
    * `token`, only if that is still the cached one.
    */
   invalidate(scope?: string, token?: string): void;
+  /**
+   * The cached token of a scope when it needs nothing (no refresh due, no
+   * minimum validity): the request path's synchronous shortcut. Otherwise
+   * undefined, and {@link TokenCache.get} decides.
+   */
+  peek(scope: string): string | undefined;
 }
 
 interface Entry {
@@ -176,6 +182,10 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
         }
       }
       return (await refresh(scope)).token;
+    },
+    peek(scope) {
+      const entry = entries.get(scope);
+      return entry && options.now() < entry.softAt ? entry.grant.token : undefined;
     },
     invalidate(scope, token) {
       if (scope === undefined) {

@@ -91,10 +91,10 @@ export class NewTokenDialog {
     await expect.poll(async () => (value = (await this.page.evaluate(() => navigator.clipboard.readText())).trim()), {
       message: '"Copy token value" puts the value on the clipboard',
     }).not.toBe('');
+    // No named functions inside the callback: a TypeScript loader may wrap them in helpers the page does not have.
     const shown = await this.page.evaluate(([expected, attribute]) => {
-      const visible = (element: Element) => (element as HTMLElement).offsetParent !== null || element.getClientRects().length > 0;
       const candidates = [...document.querySelectorAll('body *')].filter((element) =>
-        visible(element) &&
+        element.getClientRects().length > 0 &&
         ((element as HTMLInputElement).value === expected ||
           (element.children.length === 0 && element.textContent?.trim() === expected))
       );
