@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from './testing/processes.ts';
+import { ROOT, runTs } from './testing/processes.ts';
 
 const json = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
 
@@ -32,4 +32,30 @@ test('every relative link in the Markdown files resolves inside the repository',
       assert.doesNotThrow(() => readFileSync(path), `${file} links to a missing file: ${target}`);
     }
   }
+});
+
+test('importing the module does no work: no env file read, no sandbox, Hono, Playwright or Redis code loaded', async () => {
+  // An explicit env file must be readable, so reading it at import time would fail the import.
+  const run = await runTs(['--input-type=module', '-e', "await import('./mod.ts'); console.log('imported')"], {
+    PATH: process.env.PATH,
+    SLICER_ENV_FILE: '/nonexistent/slicer.env',
+  });
+  assert.equal(run.code, 0, run.err);
+  assert.match(run.out, /imported/);
+  // The static import graph of mod.ts, followed through relative imports.
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const [, spec] of text.matchAll(/^(?:import|export)\s(?:[^'"]*?from\s)?'([^']+)'/gm)) {
+      if (spec?.startsWith('.')) visit(join(file, '..', spec));
+      else if (spec) packages.add(spec);
+    }
+  };
+  visit(join(ROOT, 'mod.ts'));
+  assert.ok(seen.size > 8);
+  for (const file of seen) assert.ok(!/sandbox|auth_ui|cli/.test(file), `mod.ts reaches ${file}`);
+  for (const name of packages) assert.ok(!/hono|playwright|redis/.test(name), `mod.ts loads ${name}`);
 });
