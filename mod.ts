@@ -23,6 +23,8 @@ export type { AuthClient, AuthClientOptions, FetchLike, Logger } from './src/cli
 export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';
 export type { ScopeInput, SettingOptions, TokenTransport } from './src/config.ts';
 export type { GetTokenOptions } from './src/token_cache.ts';
+export { createMemoryStore } from './src/stores/memory.ts';
+export type { Release, StoredGrant, StoreKey, TokenStore } from './src/stores/store.ts';
 export {
   AuthError,
   ConfigError,

@@ -15,7 +15,9 @@ import {
 } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
 import { isAuthError } from './errors.ts';
-import { createFileCache, type FileCache } from './file_cache.ts';
+import { createSharedGrants, type SharedGrants } from './shared_grants.ts';
+import { createFileStore } from './stores/file.ts';
+import type { TokenStore } from './stores/store.ts';
 import { type AuthOptions, authOptions, globalFetch } from './hooks.ts';
 import { redact } from './redact.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
@@ -55,6 +57,11 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
    * @default console, prefixed "[slicer-auth]"
    */
   logger?: Logger | undefined;
+  /**
+   * A shared token store (your own engine, or `createMemoryStore()` to share between clients).
+   * @default Redis with `SLICER_TOKEN_STORE`, the file of `SLICER_TOKEN_CACHE`, else none
+   */
+  store?: TokenStore | undefined;
   /**
    * Timeout of one token-endpoint attempt, ms.
    * @default 10000
@@ -140,11 +147,11 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const config = parseConfig(readEnv(options), options, needs);
   const send = options.fetch ?? globalFetch;
   const now = options.now ?? (() => performance.now());
-  const secrets = [config.password, config.token, config.predictToken];
+  const secrets = [config.password, config.token, config.predictToken, config.tokenStore, config.tokenStoreKey];
   const logger = options.logger ?? { warn: (message: string) => console.warn(`[slicer-auth] ${message}`) };
   const warn = (message: string) => logger.warn(redact(message, secrets));
   let cache: TokenCache | undefined;
-  let fileCache: FileCache | undefined;
+  let shared: SharedGrants | undefined;
 
   const marginMs = config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000;
 
@@ -157,18 +164,30 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       timeoutMs: options.tokenTimeoutMs,
       retries: options.tokenRetries,
     });
-    fileCache = config.tokenCacheFile
-      ? createFileCache(source, {
-        file: config.tokenCacheFile,
-        authUrl: credentials.authUrl,
-        username: credentials.username,
-        now,
-        marginMs,
-        warn,
-      })
+    const store = sharedStore();
+    shared = store
+      ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, now, marginMs, warn })
       : undefined;
-    cache = createTokenCache({ fetchGrant: fileCache?.fetchGrant ?? source, now, random: options.random ?? Math.random, marginMs, warn });
+    cache = createTokenCache({ fetchGrant: shared?.fetchGrant ?? source, now, random: options.random ?? Math.random, marginMs, warn });
     return cache;
+  }
+
+  /** The shared store: the `store` option, else Redis (`SLICER_TOKEN_STORE`, loaded only then), else the file. */
+  function sharedStore(): TokenStore | undefined {
+    if (options.store) return options.store;
+    const url = config.tokenStore?.reveal();
+    if (url) {
+      const redis = import('./stores/redis.ts').then((m) => m.createRedisStore({ url, key: config.tokenStoreKey }));
+      redis.catch(() => undefined); // reported by the first operation
+      return {
+        description: url.replace(/\/\/[^@/]*@/, '//'),
+        get: async (key) => (await redis).get(key),
+        put: async (key, grant) => (await redis).put(key, grant),
+        deleteIfSame: async (key, token) => (await redis).deleteIfSame(key, token),
+        lock: async (key, ttl) => (await redis).lock(key, ttl),
+      };
+    }
+    return config.tokenCacheFile ? createFileStore(config.tokenCacheFile) : undefined;
   }
 
   /** A token that is ready now, without a promise: permanent, or cached with no refresh due. */
@@ -194,9 +213,9 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
         transport: config.transport,
         token: () => tokenFor(target),
         ready: () => readyToken(target),
-        invalidate: (token) => {
+        invalidate: async (token) => {
           cache?.invalidate(target.scope, token);
-          fileCache?.forget(token);
+          await shared?.forget(target.scope, token);
         },
         fetch: send,
         allowInsecureHttp: config.allowInsecureHttp,

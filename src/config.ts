@@ -52,6 +52,10 @@ export interface SettingOptions {
   allowInsecureHttp?: boolean | undefined;
   /** File of the cross-process token cache. @default SLICER_TOKEN_CACHE, else none */
   tokenCacheFile?: string | undefined;
+  /** Redis URL of the fleet's shared token store. @default SLICER_TOKEN_STORE, else none */
+  tokenStore?: string | undefined;
+  /** Secret that encrypts tokens at rest in Redis. @default SLICER_TOKEN_STORE_KEY, else none (plain) */
+  tokenStoreKey?: string | undefined;
 }
 
 /** What the password grant needs (contract 4.1). */

@@ -28,8 +28,8 @@ export interface RequestAuth {
   readonly token: () => Promise<string>;
   /** The token when it is ready now without waiting (permanent, or cached with no refresh due). */
   readonly ready: () => string | undefined;
-  /** Drops a token the service refused, everywhere it is cached, if it is still the cached one. */
-  readonly invalidate: (token: string) => void;
+  /** Drops a token the service refused, everywhere it is cached (shared store included), if it is still the cached one. */
+  readonly invalidate: (token: string) => Promise<void>;
   /** The fetch that finally sends. */
   readonly fetch: FetchLike;
   /** Whether tokens may go over plain http to a non-loopback host (`SLICER_ALLOW_INSECURE_HTTP`). */
@@ -209,7 +209,7 @@ export function authOptions(auth: RequestAuth): AuthOptions {
       if (response.status !== 401) return response;
       if (auth.target.permanentToken) throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
       await response.body?.cancel().catch(() => undefined);
-      auth.invalidate(token);
+      await auth.invalidate(token);
       const again = await sendWithToken(spare ?? request, init, await auth.token(), auth, trusted);
       if (again.status !== 401) return again;
       throw new UnauthorizedError(

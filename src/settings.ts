@@ -138,6 +138,25 @@ export const SETTINGS = {
     schema: v.optional(text),
     doc: 'Share temporary tokens between processes through this file (optional, mode 0600).',
   }),
+  tokenStore: setting({
+    env: 'SLICER_TOKEN_STORE',
+    schema: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.check((value) => /^rediss?:\/\/[^\s]+$/.test(value), message('expected redis://[user:pass@]host:port/db or rediss://…')),
+        v.transform((value) => new Secret(value)),
+      ),
+    ),
+    secret: true,
+    doc: 'Share temporary tokens across machines through Redis: redis://[user:pass@]host:port/db or rediss://… (optional; needs ioredis).',
+  }),
+  tokenStoreKey: setting({
+    env: 'SLICER_TOKEN_STORE_KEY',
+    schema: v.optional(secret),
+    secret: true,
+    doc: 'Encrypt tokens at rest in Redis (AES-GCM) with this secret; without it, whoever reads the database reads the tokens.',
+  }),
 } as const;
 
 /** An option name of {@link SETTINGS}. */

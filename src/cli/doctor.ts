@@ -12,7 +12,7 @@ import process from 'node:process';
 import { type Config, isLoopbackHost, parseConfig, requireSettings, type ScopeInput, serviceIdOf } from '../config.ts';
 import { describeSource, readEnv, type ReadEnvOptions } from '../env.ts';
 import { ErrorCode, isAuthError } from '../errors.ts';
-import { distrust } from '../file_cache.ts';
+import { distrust } from '../stores/file.ts';
 import { SETTINGS } from '../settings.ts';
 import { type Grant, networkCause, processGrantResponse, sendGrantRequest, tokenEndpoint } from '../token_source.ts';
 import { certificate, endpointOf, resolve, tcp } from './doctor_probes.ts';

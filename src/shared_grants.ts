@@ -1,0 +1,143 @@
+/**
+ * The one policy of every shared token store (memory, file, Redis): a
+ * distributed single flight in front of the token endpoint.
+ *
+ * - A stored token is used while it is not yet in its refresh margin.
+ * - On a miss, one caller in the whole fleet takes the key's lock (which
+ *   expires by itself if its holder dies), looks again, requests the token
+ *   and stores it; the others poll the store (bounded) and read it.
+ * - A token a service refused is never read back, and is deleted from the
+ *   store if it is still the stored one, so the fleet moves to a new token
+ *   with one request.
+ * - A store that fails (down, slow, untrusted, corrupt) never fails a call:
+ *   one warning, then tokens are fetched directly until it answers again.
+ *   The password never goes to the store: only tokens do.
+ */
+import { refreshMargin } from './token_cache.ts';
+import type { Grant, GrantFetcher } from './token_source.ts';
+import type { StoredGrant, StoreKey, TokenStore } from './stores/store.ts';
+
+/** How often a waiting caller looks again. */
+const POLL_MS = 50;
+/** How long a caller waits for another's token before fetching its own. */
+const MAX_WAIT_MS = 15_000;
+/** A lock outlives any token request with its retries: then it expires by itself. */
+export const LOCK_TTL_MS = 60_000;
+
+/** What {@link createSharedGrants} needs. */
+export interface SharedGrantsOptions {
+  /** The store. */
+  store: TokenStore;
+  /** Auth URL and user: with the scope they form each entry's key. */
+  authUrl: string;
+  username: string;
+  /** Monotonic clock of the client, ms. */
+  now: () => number;
+  /** Wall clock, ms since the epoch (shared between processes). */
+  wallNow?: (() => number) | undefined;
+  /** Configured refresh margin, ms. */
+  marginMs?: number | undefined;
+  /** Where warnings go (already free of secrets). */
+  warn: (message: string) => void;
+}
+
+/** Grants through a shared store. */
+export interface SharedGrants {
+  /** Fetches a grant: from the store while fresh, else from the token endpoint (stored for the others). */
+  readonly fetchGrant: GrantFetcher;
+  /** Forgets a token a service refused, here and in the store (only if it is still the stored one). */
+  forget(scope: string, token: string): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Puts a shared store in front of a grant fetcher.
+ *
+ * @param fetchGrant fetches a new grant from the token endpoint
+ * @param options the store, key parts, clocks and warning sink
+ * @returns the shared fetcher and its `forget`
+ */
+export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGrantsOptions): SharedGrants {
+  const { store } = options;
+  const wallNow = options.wallNow ?? Date.now;
+  const refused = new Set<string>();
+  const key = (scope: string): StoreKey => ({ authUrl: options.authUrl, username: options.username, scope });
+  let failing = false;
+  const warned = new Set<string>();
+  const warnOnce = (message: string) => {
+    if (!warned.has(message)) options.warn(message);
+    warned.add(message);
+  };
+
+  /** Runs a store operation; a failure is warned once and reads as `failed`. */
+  async function attempt<T>(operation: () => Promise<T>): Promise<T | typeof FAILED> {
+    try {
+      const result = await operation();
+      if (failing) {
+        failing = false;
+        options.warn(`The shared token store ${store.description} answers again; using it`);
+        warned.clear();
+      }
+      return result;
+    } catch (error) {
+      failing = true;
+      warnOnce(`${(error as Error).message}; fetching tokens directly until the shared token store answers again`);
+      return FAILED;
+    }
+  }
+
+  /** A stored grant that is not yet in its refresh margin. */
+  function usable(stored: StoredGrant | undefined | typeof FAILED): Grant | undefined {
+    if (!stored || stored === FAILED || refused.has(stored.token)) return undefined;
+    const remaining = stored.expiresAt - wallNow();
+    if (remaining <= refreshMargin(stored.lifetime, options.marginMs) + 1000) return undefined;
+    return { token: stored.token, expiresAt: options.now() + remaining, lifetime: stored.lifetime };
+  }
+
+  const shared: GrantFetcher = async (scope) => {
+    const first = await attempt(() => store.get(key(scope)));
+    if (first === FAILED) return fetchGrant(scope);
+    const cached = usable(first);
+    if (cached) return cached;
+    const waitUntil = wallNow() + MAX_WAIT_MS;
+    let release: Awaited<ReturnType<TokenStore['lock']>> | typeof FAILED;
+    while (!(release = await attempt(() => store.lock(key(scope), LOCK_TTL_MS)))) {
+      await sleep(POLL_MS);
+      const stored = await attempt(() => store.get(key(scope)));
+      if (stored === FAILED) return fetchGrant(scope);
+      const written = usable(stored);
+      if (written) return written;
+      if (wallNow() > waitUntil) {
+        warnOnce(`The shared token store's lock for scope "${scope}" stayed taken; fetching a token without it`);
+        return fetchGrant(scope);
+      }
+    }
+    if (release === FAILED) return fetchGrant(scope);
+    try {
+      const meanwhile = await attempt(() => store.get(key(scope)));
+      const written = usable(meanwhile);
+      if (written) return written;
+      const grant = await fetchGrant(scope);
+      if (meanwhile !== FAILED) {
+        const wall = wallNow();
+        await attempt(() =>
+          store.put(key(scope), { token: grant.token, expiresAt: wall + (grant.expiresAt - options.now()), lifetime: grant.lifetime })
+        );
+      }
+      return grant;
+    } finally {
+      await attempt(release);
+    }
+  };
+
+  return {
+    fetchGrant: shared,
+    forget: async (scope, token) => {
+      refused.add(token);
+      await attempt(() => store.deleteIfSame(key(scope), token));
+    },
+  };
+}
+
+const FAILED: unique symbol = Symbol('store failed');

@@ -1,0 +1,155 @@
+/**
+ * A token store in one file (`SLICER_TOKEN_CACHE`): repeated one-off runs and
+ * parallel workers of one machine reuse a valid temporary token.
+ *
+ * - One JSON file, mode 0600, written atomically (temporary file + rename),
+ *   keyed by auth URL + user + scope; it never holds the password.
+ * - The lock is a file (`<file>.lock`, created exclusively, holding the
+ *   owner's pid). A lock whose process is gone, or older than the lock's time
+ *   to live, is broken, so a crash cannot leave it stuck.
+ * - A corrupt, unreadable or foreign file is refused (and left as it is). So
+ *   is, on POSIX, a file that is a symbolic link, belongs to another user, or
+ *   that group or others may read or write: its tokens could be forged, or
+ *   read by someone else.
+ * - An odd lock path (a symbolic link, a directory, unreadable) is never
+ *   waited on (refused), and removed once stale.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from 'node:fs';
+import process from 'node:process';
+import * as v from 'valibot';
+import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
+
+const CacheFileSchema = v.object({
+  format: v.literal('slicer-auth-token-cache'),
+  version: v.literal(1),
+  entries: v.record(v.string(), v.object({ token: v.string(), expiresAt: v.number(), lifetime: v.number() })),
+});
+type CacheFile = v.InferOutput<typeof CacheFileSchema>;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * Why a cache file must not be trusted (POSIX): a symbolic link, another
+ * user's file, or one that group or others may read or write. Its tokens
+ * could be forged, or read by someone else.
+ *
+ * @param file the cache file
+ * @returns the reason, or undefined when it is trustworthy or missing
+ */
+export function distrust(file: string): string | undefined {
+  let stat: Stats;
+  try {
+    stat = lstatSync(file);
+  } catch {
+    return undefined; // missing (or unreadable: reading says so)
+  }
+  if (stat.isSymbolicLink()) return 'it is a symbolic link';
+  if (process.platform === 'win32') return undefined;
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
+  if ((stat.mode & 0o077) !== 0) return `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)}; chmod 600 it)`;
+  return undefined;
+}
+
+/**
+ * Creates a store in a file.
+ *
+ * @param file the cache file (created with mode 0600 when missing)
+ * @param wallNow wall clock, ms since the epoch
+ * @returns the store
+ */
+export function createFileStore(file: string, wallNow: () => number = Date.now): TokenStore {
+  const lockFile = `${file}.lock`;
+  const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
+
+  /** The file's content; throws (message shown as the warning) when it must be left alone. */
+  function read(): CacheFile {
+    const why = distrust(file);
+    if (why) throw new Error(`Ignoring the token cache ${file}: ${why}; it is neither read nor written`);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') return { format: 'slicer-auth-token-cache', version: 1, entries: {} };
+      throw new Error(`Ignoring the token cache ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const parsed = v.safeParse(CacheFileSchema, json);
+    if (!parsed.success) {
+      throw new Error(
+        `Ignoring the token cache ${file}: it is not a slicer-auth token cache (corrupt or foreign); remove it to use the cache`,
+      );
+    }
+    return parsed.output;
+  }
+
+  function write(content: CacheFile, change: (entries: CacheFile['entries']) => void): void {
+    const wall = wallNow();
+    const entries = Object.fromEntries(Object.entries(content.entries).filter(([, e]) => e.expiresAt > wall));
+    change(entries);
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      writeFileSync(temporary, JSON.stringify({ format: content.format, version: content.version, entries }), { mode: 0o600 });
+      chmodSync(temporary, 0o600); // the umask may have cleared bits, never added: make it exact
+      renameSync(temporary, file);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw new Error(`Cannot write the token cache ${file} (${(error as { code?: string }).code ?? 'error'})`);
+    }
+  }
+
+  return {
+    description: `file ${file}`,
+    get: async (key) => read().entries[id(key)],
+    put: async (key, grant: StoredGrant) => write(read(), (entries) => void (entries[id(key)] = grant)),
+    deleteIfSame: async (key, token) => {
+      const content = read();
+      if (content.entries[id(key)]?.token === token) write(content, (entries) => void delete entries[id(key)]);
+    },
+    lock: async (_key, ttlMs): Promise<Release | undefined> => {
+      try {
+        closeSync(openSync(lockFile, 'wx', 0o600));
+        writeFileSync(lockFile, String(process.pid));
+        return async () => rmSync(lockFile, { force: true });
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      }
+      let stat: Stats;
+      try {
+        stat = lstatSync(lockFile);
+      } catch {
+        return undefined; // released meanwhile: look again
+      }
+      const old = wallNow() - stat.mtimeMs > ttlMs;
+      if (!stat.isFile()) {
+        try {
+          // Only a stale link or empty directory is removed; anything else is not ours to force.
+          if (old) stat.isDirectory() ? rmdirSync(lockFile) : rmSync(lockFile, { force: true });
+        } catch {
+          // left as it is
+        }
+        throw new Error(`The token cache lock ${lockFile} is not a regular file; fetching a token without it`);
+      }
+      let pid: number;
+      try {
+        pid = Number(readFileSync(lockFile, 'utf8'));
+      } catch {
+        throw new Error(`Cannot read the token cache lock ${lockFile}; fetching a token without it`);
+      }
+      if ((pid > 0 && !alive(pid)) || old) rmSync(lockFile, { force: true });
+      return undefined;
+    },
+  };
+}

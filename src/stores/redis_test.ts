@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { runTs } from '../testing/processes.ts';
+import { redisRequired, type RedisServer, startRedis } from '../testing/redis_server.ts';
+import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+
+let h: Harness;
+let redis: RedisServer | undefined;
+let inspect: Redis;
+const predictId = () => h.sandbox.env.SLICER_PREDICT_SERVICE_ID;
+const issuedAll = () => h.issued() + h.issued(predictId());
+
+before(async () => {
+  h = await startHarness();
+  if (!redisRequired()) return; // each test then skips, saying why
+  redis = await startRedis();
+  inspect = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await inspect.connect();
+});
+after(async () => {
+  inspect?.disconnect();
+  await redis?.stop();
+  await h.close();
+});
+beforeEach(async () => {
+  h.sandbox.store.reset();
+  h.warnings.length = 0;
+  if (redis) {
+    redis.resume();
+    await inspect.flushall().catch(() => undefined);
+  }
+});
+
+const client = (options: Parameters<Harness['client']>[0] = {}) =>
+  h.client({ tokenStore: redis?.url, now: () => performance.now(), ...options });
+
+describe('Redis shared token store', () => {
+  test('a fleet of 4 hosts × 5 processes crossing several expiries makes one token request per scope per refresh', async (t) => {
+    if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    h.sandbox.store.setLifetime(4);
+    const hosts = Array.from({ length: 4 }, () => mkdtempSync(join(tmpdir(), 'fleet-host-')));
+    const runs = await Promise.all(
+      hosts.flatMap((home) =>
+        Array.from({ length: 5 }, () =>
+          runTs(['src/testing/fleet_worker.ts'], {
+            PATH: process.env.PATH,
+            HOME: home,
+            ...h.sandbox.env,
+            SLICER_TOKEN_STORE: redis?.url,
+            SLICER_ENV_FILE: '/dev/null',
+            FLEET_SECONDS: '9',
+          }, 60_000))
+      ),
+    );
+    const seen: Record<string, Set<string>> = { slicer: new Set(), predict: new Set() };
+    for (const run of runs) {
+      assert.equal(run.code, 0, run.err);
+      const result = JSON.parse(run.out) as { seen: Record<string, string[]>; failures: number };
+      assert.equal(result.failures, 0, 'no failed call');
+      for (const scope of ['slicer', 'predict']) for (const print of result.seen[scope] ?? []) seen[scope]?.add(print);
+    }
+    for (const [scope, issued] of [['slicer', h.issued()], ['predict', h.issued(predictId())]] as const) {
+      assert.equal(issued, seen[scope]?.size, `${scope}: every token request served the fleet (issued ${issued})`);
+      // 4 s tokens refreshed at about half their life: about one request every 2 s, over 9 s plus start-up.
+      assert.ok(issued >= 3 && issued <= 8, `${scope}: ${issued} token requests for 20 processes over several expiries`);
+    }
+    h.sandbox.store.setLifetime(3600);
+  });
+
+  test('keys are hashed and namespaced, expire with the token, and hold neither the password nor (with a key) the token', async (t) => {
+    if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    const plain = await client().getToken();
+    const keys = await inspect.keys('*');
+    assert.equal(keys.length, 1);
+    assert.match(keys[0] ?? '', /^slicer-auth:v1:token:[0-9a-f]{64}$/);
+    assert.ok(!(keys[0] ?? '').includes(h.sandbox.env.SLICER_USERNAME));
+    const ttl = await inspect.pttl(keys[0] ?? '');
+    assert.ok(ttl > 3_500_000 && ttl <= 3_600_000, `expires with the token (${ttl} ms)`);
+    const value = (await inspect.get(keys[0] ?? '')) ?? '';
+    assert.ok(value.includes(plain), 'without a key the token is stored as it is (documented)');
+    assert.ok(!value.includes(h.sandbox.env.SLICER_PASSWORD));
+
+    await inspect.flushall();
+    const sealed = await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict');
+    const stored = (await inspect.get((await inspect.keys('*'))[0] ?? '')) ?? '';
+    assert.ok(!stored.includes(sealed) && !stored.includes(h.sandbox.env.SLICER_PASSWORD), 'encrypted at rest');
+    const before = issuedAll();
+    assert.equal(await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict'), sealed, 'read back with the key');
+    assert.equal(issuedAll(), before);
+    const withoutKey = await client().getToken('predict');
+    assert.notEqual(withoutKey, sealed, 'unreadable without the key: fetched directly');
+    assert.ok(h.warnings.some((w) => /holds encrypted tokens: set SLICER_TOKEN_STORE_KEY/.test(w)), h.warnings.join('\n'));
+    await client({ tokenStoreKey: 'another key' }).getToken('predict');
+    assert.ok(h.warnings.some((w) => /encrypted with another SLICER_TOKEN_STORE_KEY/.test(w)));
+  });
+
+  test('a lock left by a holder that died expires by itself; waiting is bounded', async (t) => {
+    if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    const first = client();
+    await first.getToken(); // learn the key
+    const key = (await inspect.keys('*'))[0] ?? '';
+    await inspect.flushall();
+    await inspect.set(`${key}:lock`, 'a-dead-holder', 'PX', 1500); // a holder killed mid-request leaves this
+    const started = performance.now();
+    const before = issuedAll();
+    assert.ok(await client().getToken());
+    const waited = performance.now() - started;
+    assert.ok(waited >= 1000 && waited < 5000, `waited for the lock to expire (${waited.toFixed(0)} ms)`);
+    assert.equal(issuedAll() - before, 1);
+  });
+
+  test('Redis stopped, restarted and frozen: no call fails, one warning, back to Redis when it answers', async (t) => {
+    if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    const a = client();
+    await a.getToken();
+    await redis.stop();
+    const b = client();
+    assert.ok(await b.getToken(), 'Redis down: fetched directly');
+    assert.ok(await client().getToken());
+    assert.equal(h.warnings.filter((w) => /shared token store .* failed/.test(w)).length, 2, 'one warning per client');
+    await redis.start();
+    const c = client();
+    const fromC = await c.getToken();
+    assert.equal(await client().getToken(), fromC, 'Redis answers again: the next client reads the stored token');
+    redis.pause();
+    const started = performance.now();
+    assert.ok(await client().getToken(), 'Redis frozen: fetched directly after the command timeout');
+    assert.ok(performance.now() - started < 3000, 'bounded delay');
+    redis.resume();
+  });
+
+  test('a 401 invalidates the shared entry: the fleet moves to a new token with one request', async (t) => {
+    if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    const a = client();
+    const b = client();
+    const old = await a.getToken();
+    assert.equal(await b.getToken(), old, 'shared');
+    const record = h.sandbox.store.list(h.sandbox.env.SLICER_USERNAME, 'temporary')[0];
+    h.sandbox.store.revoke(h.sandbox.env.SLICER_USERNAME, record?.id ?? '');
+    const before = issuedAll();
+    assert.equal((await b.authedFetch('jobs').json<{ status: string }>()).status, 'success');
+    assert.equal((await a.authedFetch('jobs').json<{ status: string }>()).status, 'success');
+    assert.equal((await client().authedFetch('jobs').json<{ status: string }>()).status, 'success');
+    assert.equal(issuedAll() - before, 1, 'one new token for the whole fleet');
+  });
+});
