@@ -8,6 +8,7 @@ import process from 'node:process';
 import { ENV_KEYS } from '../src/settings.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { runProcess } from '../src/testing/processes.ts';
+import { redisRequired, startRedis } from '../src/testing/redis_server.ts';
 
 /** The module's own unit tests (node:test + node:assert/strict), portable as they are. */
 const UNIT_TESTS = ['src/token_cache_test.ts', 'src/config_test.ts', 'src/client_test.ts', 'src/token_source_test.ts'];
@@ -28,8 +29,10 @@ const denoSmoke = (...extra: string[]) => [
 ];
 
 const sandbox = await startSandbox({ testMode: true });
+const redis = redisRequired() ? await startRedis() : undefined;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
-const checks: [string, string, string[], RegExp][] = [
+const withRedis = { ...env, SLICER_TOKEN_STORE: redis?.url };
+const checks: [string, string, string[], RegExp, Record<string, string | undefined>?][] = [
   ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
   ['deno smoke (narrow permissions)', DENO[0], denoSmoke('--allow-read=.'), /smoke ok deno/],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
@@ -48,12 +51,26 @@ const checks: [string, string, string[], RegExp][] = [
   ['bun smoke', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
   ['deno test (unit tests)', DENO[0], [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
   ['bun test (unit tests)', BUN[0], [...BUN.slice(1), 'test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],
+  // The Redis store on each runtime (ioredis's `debug` reads DEBUG: Deno needs the whole environment here).
+  ...(redis
+    ? [
+      ['node + tsx, Redis store', process.execPath, ['--import', 'tsx', 'scripts/redis_smoke.ts'], /redis ok node store/, withRedis],
+      [
+        'deno, Redis store',
+        DENO[0],
+        [...DENO.slice(1), 'run', '--allow-env', '--allow-net=127.0.0.1', 'scripts/redis_smoke.ts'],
+        /redis ok deno store/,
+        withRedis,
+      ],
+      ['bun, Redis store', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/redis_smoke.ts'], /redis ok bun store/, withRedis],
+    ] satisfies typeof checks
+    : []),
 ];
 let passed = 0;
 let failed = 0;
 try {
-  for (const [name, command, args, expected] of checks) {
-    const result = await runProcess(command, args, env, 180_000);
+  for (const [name, command, args, expected, extra] of checks) {
+    const result = await runProcess(command, args, extra ?? env, 180_000);
     const output = result.out + result.err;
     if (result.code === 0 && expected.test(output)) {
       passed++;
@@ -65,6 +82,7 @@ try {
   }
 } finally {
   await sandbox.close();
+  await redis?.stop();
 }
 console.log(`runtimes: ${passed} passed, ${failed} failed`);
 process.exitCode = failed === 0 ? 0 : 1;

@@ -147,7 +147,9 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const config = parseConfig(readEnv(options), options, needs);
   const send = options.fetch ?? globalFetch;
   const now = options.now ?? (() => performance.now());
-  const secrets = [config.password, config.token, config.predictToken, config.tokenStore, config.tokenStoreKey];
+  // The store's URL is shown in messages; only its password is a secret.
+  const storePassword = config.tokenStore && decodeURIComponent(new URL(config.tokenStore.reveal()).password);
+  const secrets = [config.password, config.token, config.predictToken, storePassword, config.tokenStoreKey];
   const logger = options.logger ?? { warn: (message: string) => console.warn(`[slicer-auth] ${message}`) };
   const warn = (message: string) => logger.warn(redact(message, secrets));
   let cache: TokenCache | undefined;

@@ -2,7 +2,8 @@
  * The one policy of every shared token store (memory, file, Redis): a
  * distributed single flight in front of the token endpoint.
  *
- * - A stored token is used while it is not yet in its refresh margin.
+ * - A stored token is used while it is out of its hard margin, unless it is
+ *   the very token a refresh replaces (then the refresher fetches the next).
  * - On a miss, one caller in the whole fleet takes the key's lock (which
  *   expires by itself if its holder dies), looks again, requests the token
  *   and stores it; the others poll the store (bounded) and read it.
@@ -87,18 +88,24 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     }
   }
 
-  /** A stored grant that is not yet in its refresh margin. */
-  function usable(stored: StoredGrant | undefined | typeof FAILED): Grant | undefined {
-    if (!stored || stored === FAILED || refused.has(stored.token)) return undefined;
+  /**
+   * A stored grant this caller can use: not refused, not the one its refresh
+   * replaces, and still out of the hard margin (where callers would wait).
+   * A stored token inside its soft margin is taken: the caller's own cache
+   * refreshes it in the background, and the first refresher in the fleet
+   * stores the next one for all.
+   */
+  function usable(stored: StoredGrant | undefined | typeof FAILED, replacing: Grant | undefined): Grant | undefined {
+    if (!stored || stored === FAILED || refused.has(stored.token) || stored.token === replacing?.token) return undefined;
     const remaining = stored.expiresAt - wallNow();
-    if (remaining <= refreshMargin(stored.lifetime, options.marginMs) + 1000) return undefined;
+    if (remaining <= refreshMargin(stored.lifetime, options.marginMs, 0) / 2 + 1000) return undefined;
     return { token: stored.token, expiresAt: options.now() + remaining, lifetime: stored.lifetime };
   }
 
-  const shared: GrantFetcher = async (scope) => {
+  const shared: GrantFetcher = async (scope, replacing) => {
     const first = await attempt(() => store.get(key(scope)));
     if (first === FAILED) return fetchGrant(scope);
-    const cached = usable(first);
+    const cached = usable(first, replacing);
     if (cached) return cached;
     const waitUntil = wallNow() + MAX_WAIT_MS;
     let release: Awaited<ReturnType<TokenStore['lock']>> | typeof FAILED;
@@ -106,7 +113,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
       await sleep(POLL_MS);
       const stored = await attempt(() => store.get(key(scope)));
       if (stored === FAILED) return fetchGrant(scope);
-      const written = usable(stored);
+      const written = usable(stored, replacing);
       if (written) return written;
       if (wallNow() > waitUntil) {
         warnOnce(`The shared token store's lock for scope "${scope}" stayed taken; fetching a token without it`);
@@ -116,7 +123,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     if (release === FAILED) return fetchGrant(scope);
     try {
       const meanwhile = await attempt(() => store.get(key(scope)));
-      const written = usable(meanwhile);
+      const written = usable(meanwhile, replacing);
       if (written) return written;
       const grant = await fetchGrant(scope);
       if (meanwhile !== FAILED) {

@@ -131,7 +131,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     let pending = inflight.get(scope);
     if (!pending) {
       pending = options
-        .fetchGrant(scope)
+        .fetchGrant(scope, entries.get(scope)?.grant)
         .then(
           (grant) => {
             const previous = entries.get(scope);

@@ -23,8 +23,11 @@ export interface Grant {
   readonly lifetime: number;
 }
 
-/** Fetches a new grant for one scope. */
-export type GrantFetcher = (scope: string) => Promise<Grant>;
+/**
+ * Fetches a new grant for one scope. `replacing` is the grant a refresh
+ * replaces, if any: a shared store then hands out only another one.
+ */
+export type GrantFetcher = (scope: string, replacing?: Grant) => Promise<Grant>;
 
 /** What {@link createTokenSource} needs. */
 export interface TokenSourceOptions {

@@ -1,0 +1,22 @@
+/**
+ * The Redis store under Node, Deno and Bun: two clients of a sandbox (whose
+ * settings are in the environment, with SLICER_TOKEN_STORE) share one token
+ * through Redis, encrypted (with one key for every runtime, so they share
+ * entries), and the process exits by itself (the store never
+ * keeps it alive). Prints "redis ok <runtime>".
+ */
+import process from 'node:process';
+import { createAuthClient } from '../mod.ts';
+
+const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
+const options = {
+  envFile: false as const,
+  tokenStoreKey: 'smoke-key', /* the same in every runtime: they share entries */
+  logger: { warn: (m: string) => console.error(m) },
+};
+const first = await createAuthClient(options).getToken('predict');
+const second = await createAuthClient(options).getToken('predict');
+if (first !== second) throw new Error('the second client did not read the token the first stored in Redis');
+const answer = await createAuthClient(options).authedFetch('smoke', { scope: 'predict' }).json<{ status: string }>();
+if (answer.status !== 'success') throw new Error('the stored token was refused');
+console.log(`redis ok ${runtime} ${process.env.SLICER_TOKEN_STORE ? 'store' : ''}`);
