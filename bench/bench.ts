@@ -14,9 +14,12 @@
  * (d) Memory: heap growth over 100,000 authedFetch requests (--expose-gc).
  * (e) Cold start of a one-off script (one token, one request) per runtime,
  *     next to a plain-fetch script doing the same two requests.
+ * (f) A fleet of processes on simulated hosts (separate file systems)
+ *     crossing expiries: token requests against the ideal, per shared store.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
@@ -24,6 +27,7 @@ import ky from 'ky';
 import { createAuthClient } from '../mod.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { ROOT, runProcess } from '../src/testing/processes.ts';
+import { redisAvailable, startRedis } from '../src/testing/redis_server.ts';
 
 const rows: [string, string][] = [];
 const row = (name: string, value: string | number) => (rows.push([name, String(value)]), console.error(`  ${name}: ${value}`));
@@ -218,6 +222,54 @@ await (await fetch(e.SLICER_BASE_URL + '/cold', { headers: { authorization: 'Bea
     ((times.get('built package, plain node') ?? 0) / (times.get('plain fetch script, node') ?? 1)).toFixed(2),
   );
   rmSync(dir, { recursive: true, force: true });
+}
+
+// (f) A fleet: 4 hosts × 5 processes, two scopes, 4-second tokens, 8 s each: token requests per shared store.
+{
+  const redis = redisAvailable() ? await startRedis() : undefined;
+  await control('settings', { tokenLifetimeSeconds: 4 });
+  const stats = async () =>
+    Object.values(((await (await fetch(`${sandboxEnv.SLICER_AUTH_URL}/__test/stats`)).json()) as { issued: Record<string, number> }).issued)
+      .reduce((a, b) => a + b, 0);
+  for (
+    const [name, storeFor] of [
+      ['memory only (each process its own)', () => ({})],
+      ['file store (one file per host)', (home: string) => ({ SLICER_TOKEN_CACHE: join(home, 'tokens.json') })],
+      ['Redis store (the whole fleet)', () => (redis ? { SLICER_TOKEN_STORE: redis.url } : undefined)],
+    ] as const
+  ) {
+    if (!storeFor('') && name.startsWith('Redis')) {
+      row(`fleet, ${name}`, 'skipped: redis-server is not installed');
+      continue;
+    }
+    const before = await stats();
+    const started = performance.now();
+    const hosts = Array.from({ length: 4 }, () => mkdtempSync(join(tmpdir(), 'bench-host-')));
+    const runs = await Promise.all(
+      hosts.flatMap((home) =>
+        Array.from({ length: 5 }, () =>
+          runProcess(process.execPath, ['--import', 'tsx', 'src/testing/fleet_worker.ts'], {
+            PATH: process.env.PATH,
+            HOME: home,
+            ...sandboxEnv,
+            SLICER_ENV_FILE: '/dev/null',
+            FLEET_SECONDS: '8',
+            ...storeFor(home),
+          }, 60_000))
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const failed = runs.reduce((n, run) => n + (run.code === 0 ? (JSON.parse(run.out) as { failures: number }).failures : 1), 0);
+    // Ideal: one request per scope per refresh; 4 s tokens are refreshed about every 1.9 s.
+    const ideal = 2 * Math.ceil(seconds / 1.9);
+    row(
+      `fleet, ${name}: 20 processes, 4 hosts, 2 scopes, ${seconds.toFixed(0)} s of 4 s tokens: token requests (ideal) · failed calls`,
+      `${(await stats()) - before} (${ideal}) · ${failed}`,
+    );
+    for (const home of hosts) rmSync(home, { recursive: true, force: true });
+  }
+  await control('settings', { tokenLifetimeSeconds: 3600 });
+  await redis?.stop();
 }
 
 server.stdin?.end();
