@@ -289,7 +289,9 @@ export const test = base.extend<Fixtures, { target: Target }>({
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     await use({
       name(label) {
-        const name = `${TOKEN_NAME_PREFIX} ${stamp} ${testInfo.testId.slice(0, 6)} ${label}`;
+        // Unique across shards (each machine of a sharded run creates its own tokens) and tests.
+        const shard = testInfo.config.shard ? `s${testInfo.config.shard.current}of${testInfo.config.shard.total} ` : '';
+        const name = `${TOKEN_NAME_PREFIX} ${stamp} ${shard}${testInfo.testId.slice(0, 6)} ${label}`;
         created.push(name);
         return name;
       },

@@ -8,6 +8,7 @@
  * last and alone).
  */
 import process from 'node:process';
+import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
 import { REPORTS, STORAGE_STATE } from './paths.ts';
@@ -23,7 +24,7 @@ const browser = {
 export default defineConfig({
   testDir: '.',
   globalSetup: './global_setup.ts',
-  outputDir: `../${REPORTS}/artifacts`,
+  outputDir: join(resolve(REPORTS), 'artifacts'),
   fullyParallel: true,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
@@ -33,9 +34,11 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   reporter: [
     ['list'],
-    ['html', { outputFolder: `../${REPORTS}/html`, open: 'never' }],
-    ['junit', { outputFile: `../${REPORTS}/junit.xml` }],
+    ['html', { outputFolder: join(resolve(REPORTS), 'html'), open: 'never' }],
+    ['junit', { outputFile: join(resolve(REPORTS), 'junit.xml') }],
     ['./compliance_reporter.ts'],
+    // Shards (--shard=i/n) each leave a blob; `npm run contract:merge` makes one report and one compliance summary.
+    ['blob', { outputDir: join(resolve(REPORTS), 'blob') }],
   ],
   use: {
     // Traces record request headers, form bodies and typed values: the password and tokens.

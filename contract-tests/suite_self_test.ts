@@ -6,7 +6,7 @@
  * pass, leave no permanent token active, and keep secrets out of every report.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -224,4 +224,49 @@ test('every clause the suite names is a heading of docs/contract.md', () => {
   );
   assert.ok(named.length > 10);
   for (const clause of named) assert.ok(headings.has(clause), `"${clause}" is not a heading of docs/contract.md`);
+});
+
+test('sharded runs merge into one report and one compliance summary, equal to an unsharded run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-shards-'));
+  try {
+    const env = (reports: string) => ({
+      ...process.env,
+      SLICER_CONTRACT_REPORTS: reports,
+      SLICER_ENV_FILE: '/dev/null',
+      SLICER_AUTH_URL: undefined,
+    });
+    const cli = 'node_modules/@playwright/test/cli.js';
+    const whole = await runProcess(
+      process.execPath,
+      [cli, 'test', '-c', 'contract-tests/playwright.config.ts', ...API],
+      env(join(dir, 'whole')),
+      120_000,
+    );
+    assert.equal(whole.code, 0, whole.err);
+    mkdirSync(join(dir, 'merged', 'blob'), { recursive: true });
+    for (const shard of ['1/2', '2/2']) {
+      const reports = join(dir, `shard-${shard[0]}`);
+      const run = await runProcess(
+        process.execPath,
+        [cli, 'test', '-c', 'contract-tests/playwright.config.ts', ...API, `--shard=${shard}`],
+        env(reports),
+        120_000,
+      );
+      assert.equal(run.code, 0, run.err);
+      // As CI does: each machine's blob is collected into one folder.
+      for (const file of readdirSync(join(reports, 'blob'))) copyFileSync(join(reports, 'blob', file), join(dir, 'merged', 'blob', file));
+    }
+    const merged = await runProcess(
+      process.execPath,
+      [cli, 'merge-reports', '-c', 'contract-tests/merge.config.ts', join(dir, 'merged', 'blob')],
+      env(join(dir, 'merged')),
+      120_000,
+    );
+    assert.equal(merged.code, 0, merged.err);
+    const rows = (file: string) => readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('| ['));
+    assert.deepEqual(rows(join(dir, 'merged', 'compliance.md')), rows(join(dir, 'whole', 'compliance.md')));
+    assert.ok(existsSync(join(dir, 'merged', 'html', 'index.html')), 'one merged HTML report');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,0 +1,18 @@
+/**
+ * `npm run contract:merge`: the blob reports of every shard
+ * (`npm run contract -- --shard=i/n`, collected in `<reports>/blob`) merged
+ * into one HTML report, one JUnit file and one compliance summary.
+ */
+import { join, resolve } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { REPORTS } from './paths.ts';
+
+export default defineConfig({
+  testDir: '.',
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: join(resolve(REPORTS), 'html'), open: 'never' }],
+    ['junit', { outputFile: join(resolve(REPORTS), 'junit.xml') }],
+    ['./compliance_reporter.ts'],
+  ],
+});
