@@ -238,7 +238,12 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       ...(relative ? { prefixUrl: target.baseUrl as string } : {}), // resolveScope checked it is set
       retry: retry === undefined ? DEFAULT_RETRY : guardedRetry(retry),
       fetch: options.fetch,
-      hooks: hooks ? { ...hooks, beforeRequest: [...options.hooks.beforeRequest, ...(hooks.beforeRequest ?? [])] } : options.hooks,
+      // The token-fetching hook only when the token is not ready: a ready one is read in the fetch wrapper.
+      ...(hooks
+        ? { hooks: { ...hooks, beforeRequest: [...options.hooks.beforeRequest, ...(hooks.beforeRequest ?? [])] } }
+        : readyToken(target) === undefined
+        ? { hooks: options.hooks }
+        : {}),
     });
   }
 

@@ -191,34 +191,51 @@ export interface AuthOptions {
 export function authOptions(auth: RequestAuth): AuthOptions {
   const tokens = new WeakMap<Request, string>();
   const trusted = trustedPrefix(auth.target.baseUrl);
+  const inPlace = auth.fetch === globalFetch && auth.transport === 'header';
+
+  /** The general path: any method and body, redirects, and the one refresh after a 401. */
+  async function send(request: Request, init: RequestInit | undefined, token: string, first?: Response): Promise<Response> {
+    // A second send needs the body again: copied only when there is one (and a refresh is possible).
+    const spare = request.body && !auth.target.permanentToken ? request.clone() : undefined;
+    const response = first ?? (await sendWithToken(request, init, token, auth, trusted));
+    if (response.status !== 401) return response;
+    if (auth.target.permanentToken) throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
+    await response.body?.cancel().catch(() => undefined);
+    await auth.invalidate(token);
+    const again = await sendWithToken(spare ?? request, init, await auth.token(), auth, trusted);
+    if (again.status !== 401) return again;
+    throw new UnauthorizedError(
+      auth.redact(
+        `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +
+          `"${auth.target.scope}": check that SLICER_SERVICE_ID / SLICER_PREDICT_SERVICE_ID name this service`,
+      ),
+      again,
+    );
+  }
+
   return {
     hooks: {
-      // Synchronous when the token is ready (the common case): no promise, no microtask of ours.
-      beforeRequest: [(request) => {
-        const ready = auth.ready();
-        if (ready !== undefined) tokens.set(request, ready);
-        else return auth.token().then((token) => void tokens.set(request, token));
-      }],
+      // Only given to ky when the token is not ready (see client.ts): then it is fetched here, outside ky's timeout.
+      beforeRequest: [async (request) => void tokens.set(request, await auth.token())],
     },
-    fetch: async (input, init) => {
+    fetch: (input, init) => {
       const request = input as Request;
-      const token = tokens.get(request) ?? (await auth.token());
-      // A second send needs the body again: copied only when there is one (and a refresh is possible).
-      const spare = request.body && !auth.target.permanentToken ? request.clone() : undefined;
-      const response = await sendWithToken(request, init, token, auth, trusted);
-      if (response.status !== 401) return response;
-      if (auth.target.permanentToken) throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
-      await response.body?.cancel().catch(() => undefined);
-      await auth.invalidate(token);
-      const again = await sendWithToken(spare ?? request, init, await auth.token(), auth, trusted);
-      if (again.status !== 401) return again;
-      throw new UnauthorizedError(
-        auth.redact(
-          `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +
-            `"${auth.target.scope}": check that SLICER_SERVICE_ID / SLICER_PREDICT_SERVICE_ID name this service`,
-        ),
-        again,
-      );
+      const token = tokens.get(request) ?? auth.ready();
+      if (token === undefined) return auth.token().then((fresh) => send(request, init, fresh));
+      // The hot path: a GET or HEAD without body to the checked base URL, with the runtime's fetch.
+      if (
+        inPlace && !request.body && trusted && request.url.startsWith(trusted) && (request.method === 'GET' || request.method === 'HEAD')
+      ) {
+        return sendWithHeaderInPlace(request, init, token).then((response) =>
+          // A redirect is sent again through the general path (a bodiless GET may be), a 401 refreshes.
+          REDIRECTS.has(response.status)
+            ? (void response.body?.cancel().catch(() => undefined), send(request, init, token))
+            : response.status === 401
+            ? send(request, init, token, response)
+            : response
+        );
+      }
+      return send(request, init, token);
     },
   };
 }
