@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { isAuthError } from './errors.ts';
+import { freePort } from './testing/processes.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
 let h: Harness;
@@ -87,12 +88,3 @@ test('no error path or warning shows the password or a token, in any encoding', 
     { numRuns: 25, examples: [['Q7aaaaa ', 'Q7bbbbbb'], [' Q7+&%= é😀', 'Q7.*?[]()']] },
   );
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import * as v from 'valibot';
-import { type Finished, runTs } from '../testing/processes.ts';
+import { type Finished, freePort, runTs } from '../testing/processes.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 
 const PASSWORD = 'Doctor-Pa55+&%= secret';
@@ -86,7 +86,7 @@ describe('slicer-auth doctor', () => {
       ],
       [
         'a closed port',
-        async () => ({ SLICER_AUTH_URL: `http://127.0.0.1:${await closedPort()}` }),
+        async () => ({ SLICER_AUTH_URL: `http://127.0.0.1:${await freePort()}` }),
         'authorization service: TCP',
         /ECONNREFUSED/,
         /fix: check that the authorization service runs at 127\.0\.0\.1:\d+/,
@@ -166,12 +166,3 @@ describe('slicer-auth doctor', () => {
     assert.equal(/[A-Za-z0-9_-]{43}/.exec(all)?.[0], undefined, 'a token was printed');
   });
 });
-
-async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

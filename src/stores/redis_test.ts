@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { runTs } from '../testing/processes.ts';
+import { freePort, runTs } from '../testing/processes.ts';
 import { redisRequired, type RedisServer, startRedis } from '../testing/redis_server.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 
@@ -160,19 +160,10 @@ describe('Redis shared token store', () => {
 
   test('a password in the Redis URL never shows in a warning or an error', async (t) => {
     if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
-    const url = `redis://:Url-Pa55word%2B@127.0.0.1:${await closedPort()}/0`; // nothing listens: every command fails
+    const url = `redis://:Url-Pa55word%2B@127.0.0.1:${await freePort()}/0`; // nothing listens: every command fails
     assert.ok(await client({ tokenStore: url }).getToken(), 'fetched directly');
     const shown = h.warnings.join('\n');
     assert.match(shown, /shared token store redis:\/\/127\.0\.0\.1:\d+\/0 failed \(/);
     assert.ok(!shown.includes('Url-Pa55word') && !shown.includes('Url-Pa55word%2B'), shown);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -3,6 +3,7 @@
  * behaviour, runtimes and process exit.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
@@ -59,4 +60,18 @@ export function runProcess(
  */
 export function runTs(args: readonly string[], env: Record<string, string | undefined>, timeoutMs?: number): Promise<Finished> {
   return runProcess(process.execPath, ['--import', 'tsx', ...args], env, timeoutMs);
+}
+
+/**
+ * A loopback port that was free a moment ago: for a server a test starts, or
+ * (nothing listening there) for a refused connection.
+ *
+ * @returns the port number
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

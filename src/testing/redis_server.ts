@@ -4,8 +4,8 @@
  * restarted by the test. Imported by tests only.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import process from 'node:process';
+import { freePort } from './processes.ts';
 
 /** A running Redis server. */
 export interface RedisServer {
@@ -24,14 +24,6 @@ export interface RedisServer {
 /** @returns whether `redis-server` is installed */
 export function redisAvailable(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
