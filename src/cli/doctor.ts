@@ -176,8 +176,10 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResul
   for (const scope of scopes) await run(`service (${scope})`, () => serviceCheck(cfg, scope, grants));
 
   await run('permanent tokens', () => permanentCheck(cfg));
-  await run('shared token store', () => {
-    if (!cfg.tokenCacheFile) return ok('none configured (SLICER_TOKEN_CACHE): each process requests its own tokens');
+  await run('shared token store', async () => {
+    const redisUrl = cfg.tokenStore?.reveal();
+    if (redisUrl) return await redisCheck(redisUrl, cfg);
+    if (!cfg.tokenCacheFile) return ok('none configured (SLICER_TOKEN_CACHE, SLICER_TOKEN_STORE): each process requests its own tokens');
     const why = distrust(cfg.tokenCacheFile);
     if (why) return fail(`${cfg.tokenCacheFile}: ${why}`, `chmod 600 ${cfg.tokenCacheFile} as its owner, or remove it (it is recreated)`);
     return ok(`file ${cfg.tokenCacheFile} (private to this user)`);
@@ -307,6 +309,29 @@ async function serviceCheck(config: Config, scope: ScopeInput, grants: Map<strin
     `${
       scope === 'predict' ? 'SLICER_PREDICT_SERVICE_ID' : 'SLICER_SERVICE_ID'
     } does not name the service at ${baseKey}: correct one of them`,
+  );
+}
+
+/** The Redis store answers and takes a write (a lock on a doctor key, released at once); says whether tokens are encrypted. */
+async function redisCheck(url: string, config: Config): Promise<Outcome> {
+  const { createRedisStore, describeRedisUrl } = await import('../stores/redis.ts');
+  const where = describeRedisUrl(url);
+  let store: Awaited<ReturnType<typeof createRedisStore>> | undefined;
+  try {
+    store = await createRedisStore({ url, key: config.tokenStoreKey });
+    const release = await store.lock({ authUrl: 'slicer-auth doctor', username: '', scope: 'probe' }, 1_000);
+    await release?.();
+  } catch (error) {
+    return fail(
+      `${where}: ${(error as Error).message}`,
+      'check SLICER_TOKEN_STORE and that Redis runs and accepts this client (tokens are fetched directly meanwhile)',
+    );
+  } finally {
+    await store?.close?.();
+  }
+  return config.tokenStoreKey ? ok(`${where} reachable and writable; tokens encrypted at rest (SLICER_TOKEN_STORE_KEY)`) : warn(
+    `${where} reachable and writable; tokens are stored in clear`,
+    'set SLICER_TOKEN_STORE_KEY so that whoever reads the database cannot read the tokens',
   );
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import * as v from 'valibot';
 import { type Finished, freePort, runTs } from '../testing/processes.ts';
+import { redisRequired, startRedis } from '../testing/redis_server.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 
 const PASSWORD = 'Doctor-Pa55+&%= secret';
@@ -164,5 +165,24 @@ describe('slicer-auth doctor', () => {
       assert.ok(!all.includes(form), `a form of the password was printed: ${form}`);
     }
     assert.equal(/[A-Za-z0-9_-]{43}/.exec(all)?.[0], undefined, 'a token was printed');
+  });
+
+  test('a Redis store: ✔ reachable and writable, ! without an encryption key, ✖ when Redis is down', async (t) => {
+    if (!redisRequired()) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    const redis = await startRedis();
+    try {
+      const encrypted = await doctor({ SLICER_TOKEN_STORE: redis.url, SLICER_TOKEN_STORE_KEY: 'doctor-store-key' }, ['--scope', 'slicer']);
+      assert.equal(encrypted.code, 0, encrypted.out);
+      assert.match(line(encrypted, 'shared token store'), /^✔ .*reachable and writable; tokens encrypted at rest/);
+      const plain = await doctor({ SLICER_TOKEN_STORE: redis.url }, ['--scope', 'slicer']);
+      assert.equal(plain.code, 0, 'a warning does not fail');
+      assert.match(line(plain, 'shared token store'), /^! .*stored in clear\n\s+fix: set SLICER_TOKEN_STORE_KEY/);
+      await redis.stop();
+      const down = await doctor({ SLICER_TOKEN_STORE: redis.url }, ['--scope', 'slicer']);
+      assert.equal(down.code, 1);
+      assert.match(line(down, 'shared token store'), /^✖ .*failed[\s\S]*fix: check SLICER_TOKEN_STORE/);
+    } finally {
+      await redis.stop();
+    }
   });
 });

@@ -114,10 +114,15 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
   function decode(value: string): StoredGrant {
     const kind = value[64];
     const body = value.slice(65);
-    if (kind === 'p') return JSON.parse(body) as StoredGrant;
-    if (kind !== 'e' || !cipherKey) {
-      throw new Error(`The shared token store ${description} holds encrypted tokens: set SLICER_TOKEN_STORE_KEY`);
+    if (kind === 'p') {
+      try {
+        return JSON.parse(body) as StoredGrant;
+      } catch {
+        throw new Error(`The shared token store ${description} holds an entry that is not a slicer-auth token`);
+      }
     }
+    if (kind !== 'e') throw new Error(`The shared token store ${description} holds an entry that is not a slicer-auth token`);
+    if (!cipherKey) throw new Error(`The shared token store ${description} holds encrypted tokens: set SLICER_TOKEN_STORE_KEY`);
     const sealed = Buffer.from(body, 'base64');
     const decipher = createDecipheriv('aes-256-gcm', cipherKey, sealed.subarray(0, 12));
     decipher.setAuthTag(sealed.subarray(sealed.length - 16));

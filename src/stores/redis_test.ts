@@ -166,4 +166,14 @@ describe('Redis shared token store', () => {
     assert.match(shown, /shared token store redis:\/\/127\.0\.0\.1:\d+\/0 failed \(/);
     assert.ok(!shown.includes('Url-Pa55word') && !shown.includes('Url-Pa55word%2B'), shown);
   });
+  test('Redis returning garbage: no call fails, one warning, the entry is not trusted', async (t) => {
+    if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    await client().getToken();
+    const key = (await inspect.keys('*'))[0] ?? '';
+    await inspect.set(key, 'not a slicer-auth entry at all');
+    const before = issuedAll();
+    assert.ok(await client().getToken(), 'fetched directly');
+    assert.equal(issuedAll() - before, 1);
+    assert.ok(h.warnings.some((w) => /shared token store .*not a slicer-auth/.test(w)), h.warnings.join('\n'));
+  });
 });
