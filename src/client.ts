@@ -115,6 +115,18 @@ function guardedRetry(retry: Options['retry']): RetryOptions {
   return { ...asked, shouldRetry: (state) => (isAuthError(state.error) ? false : asked.shouldRetry?.(state)) };
 }
 
+/** What a client makes once per scope and URL kind (relative or absolute). */
+interface Prepared {
+  /** The resolved scope. */
+  readonly target: ScopeTarget;
+  /** The ky options that authenticate it. */
+  readonly auth: AuthOptions;
+  /** The whole ky options of a call that sets none, when the token is ready. */
+  readonly ready: Options;
+  /** The same with the token-fetching hook, when it is not. */
+  readonly waiting: Options;
+}
+
 /** The retry options of a call that sets none: made once. */
 const DEFAULT_RETRY = guardedRetry(undefined);
 
@@ -203,14 +215,14 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     return tokens(target.credentials as Credentials).get(target.scope, getOptions);
   }
 
-  /** Per scope and URL kind: the resolved target and the ky options that authenticate it, made on first use. */
-  const prepared = new Map<string, { target: ScopeTarget; options: AuthOptions }>();
-  function prepare(scope: ScopeInput | undefined, relative: boolean): { target: ScopeTarget; options: AuthOptions } {
-    const key = `${relative ? 'r' : 'a'}${scope ?? 'slicer'}`;
+  /** Per scope and URL kind, made on first use. */
+  const prepared = new Map<string, Prepared>();
+  function prepare(scope: ScopeInput | undefined, relative: boolean): Prepared {
+    const key = relative ? scope ?? 'slicer' : `//${scope ?? 'slicer'}`;
     let entry = prepared.get(key);
     if (!entry) {
       const target = resolveScope(config, scope, relative);
-      const options = authOptions({
+      const auth = authOptions({
         target,
         transport: config.transport,
         token: () => tokenFor(target),
@@ -223,26 +235,34 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
         allowInsecureHttp: config.allowInsecureHttp,
         redact: (text) => redact(text, secrets),
       });
-      entry = { target, options };
+      const { hooks, ...sending } = auth;
+      // resolveScope checked that a relative URL has a base URL.
+      const ready: Options = { ...(relative ? { prefixUrl: target.baseUrl as string } : {}), ...sending, retry: DEFAULT_RETRY };
+      entry = { target, auth, ready, waiting: { ...ready, hooks } };
       prepared.set(key, entry);
     }
     return entry;
   }
 
-  function call(input: Input, callOptions: AuthedFetchOptions = {}): ResponsePromise {
-    const { scope, hooks, retry, ...kyOptions } = callOptions;
+  function call(input: Input, callOptions?: AuthedFetchOptions): ResponsePromise {
     const relative = isRelative(input);
-    const { target, options } = prepare(scope, relative);
-    return ky(relative ? (input as string).replace(/^\/+/, '') : input, {
+    const path = relative && (input as string).startsWith('/') ? (input as string).replace(/^\/+/, '') : input;
+    if (callOptions === undefined) {
+      // The common case: options made once. The token-fetching hook only when the token is not ready:
+      // a ready one is read in the fetch wrapper.
+      const entry = prepare(undefined, relative);
+      return ky(path, readyToken(entry.target) === undefined ? entry.waiting : entry.ready);
+    }
+    const { scope, hooks, retry, ...kyOptions } = callOptions;
+    const { target, auth, ready } = prepare(scope, relative);
+    return ky(path, {
       ...kyOptions,
-      ...(relative ? { prefixUrl: target.baseUrl as string } : {}), // resolveScope checked it is set
-      retry: retry === undefined ? DEFAULT_RETRY : guardedRetry(retry),
-      fetch: options.fetch,
-      // The token-fetching hook only when the token is not ready: a ready one is read in the fetch wrapper.
+      ...ready,
+      ...(retry === undefined ? {} : { retry: guardedRetry(retry) }),
       ...(hooks
-        ? { hooks: { ...hooks, beforeRequest: [...options.hooks.beforeRequest, ...(hooks.beforeRequest ?? [])] } }
+        ? { hooks: { ...hooks, beforeRequest: [...auth.hooks.beforeRequest, ...(hooks.beforeRequest ?? [])] } }
         : readyToken(target) === undefined
-        ? { hooks: options.hooks }
+        ? { hooks: auth.hooks }
         : {}),
     });
   }

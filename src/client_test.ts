@@ -203,7 +203,13 @@ describe('a service answering 403 or slowly', () => {
     const client = h.client({ baseUrl: server.origin });
     const token = await client.getToken();
     const { inspect } = await import('node:util');
-    for (const call of [() => client.authedFetch('slow', { timeout: 50, retry: 0 }), () => client.authedFetch.post('boom')]) {
+    for (
+      const call of [
+        () => client.authedFetch('slow', { timeout: 50, retry: 0 }), // the token set in place on ky's request (GET)
+        () => client.authedFetch('forbidden'), // the same, with options made once
+        () => client.authedFetch.post('boom'),
+      ]
+    ) {
       const error = await call().then(
         () => assert.fail('expected an error'),
         (e: unknown) => e,

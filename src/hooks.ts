@@ -94,15 +94,14 @@ export async function withToken(
  * read the headers later.
  *
  * @param request ky's request, without a body transformation
- * @param init ky's fetch options
+ * @param init fetch options, which (or the request) must say `redirect: 'manual'`
  * @param token the access token
  * @returns the answer
  */
 function sendWithHeaderInPlace(request: Request, init: RequestInit | undefined, token: string): Promise<Response> {
-  const options: RequestInit = { ...init, redirect: 'manual' };
   request.headers.set('authorization', `Bearer ${token}`);
   try {
-    return globalThis.fetch(request, options);
+    return globalThis.fetch(request, init);
   } finally {
     request.headers.delete('authorization');
   }
@@ -136,8 +135,9 @@ export async function sendWithToken(
     // Only a body that a 307/308 must re-send is copied; GETs and most calls have none.
     const replay = current.body ? current.clone() : undefined;
     let response: Response;
-    if (auth.fetch === globalFetch && auth.transport === 'header') response = await sendWithHeaderInPlace(current, init, token);
-    else {
+    if (auth.fetch === globalFetch && auth.transport === 'header') {
+      response = await sendWithHeaderInPlace(current, { ...init, redirect: 'manual' }, token);
+    } else {
       const [sent, options] = await withToken(current, init, token, auth.transport);
       options.redirect = 'manual';
       response = await auth.fetch(sent, options);
@@ -179,6 +179,8 @@ export interface AuthOptions {
   readonly fetch: NonNullable<Options['fetch']>;
   /** Gets the token before each attempt, outside ky's timeout. */
   readonly hooks: { readonly beforeRequest: BeforeRequestHook[] };
+  /** Redirects come back to the fetch wrapper, which follows them within the same origin only. */
+  readonly redirect: 'manual';
 }
 
 /**
@@ -214,6 +216,7 @@ export function authOptions(auth: RequestAuth): AuthOptions {
   }
 
   return {
+    redirect: 'manual',
     hooks: {
       // Only given to ky when the token is not ready (see client.ts): then it is fetched here, outside ky's timeout.
       beforeRequest: [async (request) => void tokens.set(request, await auth.token())],
@@ -222,9 +225,11 @@ export function authOptions(auth: RequestAuth): AuthOptions {
       const request = input as Request;
       const token = tokens.get(request) ?? auth.ready();
       if (token === undefined) return auth.token().then((fresh) => send(request, init, fresh));
-      // The hot path: a GET or HEAD without body to the checked base URL, with the runtime's fetch.
+      // The hot path: a GET or HEAD without body to the checked base URL, with the runtime's fetch, made
+      // with `redirect: 'manual'` (the client's ky options; a caller's hook may have replaced the request).
       if (
-        inPlace && !request.body && trusted && request.url.startsWith(trusted) && (request.method === 'GET' || request.method === 'HEAD')
+        inPlace && !request.body && trusted && request.url.startsWith(trusted) && (request.method === 'GET' || request.method === 'HEAD') &&
+        request.redirect === 'manual'
       ) {
         return sendWithHeaderInPlace(request, init, token).then((response) =>
           // A redirect is sent again through the general path (a bodiless GET may be), a 401 refreshes.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { HTTPError } from 'ky';
 import { ErrorCode, isAuthError, type TokenEndpointRedirectError } from './errors.ts';
 import { redact } from './redact.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
@@ -167,6 +168,33 @@ describe('a service redirect never carries the token to another origin', () => {
       }
     });
   }
+});
+
+describe('a GET redirect never carries the token to another origin', () => {
+  test('same-origin GET redirects are followed with the token; cross-origin ones are handed back, a caller-made request too', async () => {
+    const other = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}'));
+    const service = await server((q, r) => {
+      if (q.url === '/same') return r.writeHead(302, { location: '/landing' }).end();
+      if (q.url === '/away') return r.writeHead(302, { location: `${other.origin}/steal` }).end();
+      r.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success"}');
+    });
+    try {
+      const client = h.client({ baseUrl: service.origin });
+      await client.getToken(); // the token is ready: the shortest path
+      assert.deepEqual(await client.authedFetch('same').json(), { status: 'success' });
+      assert.ok(service.seen.find((s) => s.url === '/landing')?.authorization?.startsWith('Bearer '), 'followed with the token');
+      await assert.rejects(client.authedFetch('away'), (error: unknown) => error instanceof HTTPError && error.response.status === 302);
+      // A caller's hook may replace ky's request with one that follows redirects by itself.
+      const remade = client.authedFetch('away', {
+        hooks: { beforeRequest: [(request) => new Request(request.url, { headers: request.headers })] },
+        throwHttpErrors: false,
+      });
+      assert.equal((await remade).status, 302);
+      assert.deepEqual(other.seen, [], 'nothing was sent to the other origin');
+    } finally {
+      await Promise.all([other.close(), service.close()]);
+    }
+  });
 });
 
 describe('plain http', () => {
