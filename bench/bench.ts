@@ -7,7 +7,8 @@
  * (b) Cost per request with a fixed token: plain `fetch`, ky and
  *     `authedFetch` against a bare server in another process; the client's
  *     CPU per request (process.cpuUsage) and requests/s, rounds interleaved,
- *     medians; ratios against ky and against plain fetch.
+ *     in 5 fresh processes (bench/fixed_token.ts), medians of all rounds;
+ *     ratios against ky and against plain fetch.
  * (c) Throughput while tokens roll over: 2-second tokens from a sandbox in
  *     another process, 50 requests in flight, real clock, next to the same
  *     load with a token that does not expire.
@@ -23,11 +24,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
-import ky from 'ky';
 import { createAuthClient } from '../mod.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { ROOT, runProcess } from '../src/testing/processes.ts';
 import { redisAvailable, startRedis } from '../src/testing/redis_server.ts';
+import { load } from './load.ts';
 
 const rows: [string, string][] = [];
 const row = (name: string, value: string | number) => (rows.push([name, String(value)]), console.error(`  ${name}: ${value}`));
@@ -74,44 +75,27 @@ const control = (path: string, body: unknown) =>
     body: JSON.stringify(body),
   }).then((r) => r.json());
 
-/** Runs `total` calls, `concurrency` at a time; client CPU µs per request and requests/s. */
-async function load(call: () => Promise<unknown>, total: number, concurrency: number) {
-  let started = 0;
-  const cpu = process.cpuUsage();
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (started++ < total) await call();
-  }));
-  const seconds = (performance.now() - t0) / 1000;
-  const used = process.cpuUsage(cpu);
-  return { cpuPerRequest: (used.user + used.system) / total, rate: total / seconds };
-}
-
-// (b) Fixed token: the layer's own cost.
+// (b) Fixed token: the layer's own cost, over several fresh processes (bench/fixed_token.ts).
 {
-  const token = 'fixed-bench-token';
-  const headers = { authorization: `Bearer ${token}` };
-  const plainKy = ky.create({ prefixUrl: echo, headers });
-  const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', token, baseUrl: echo });
-  const clients: [string, () => Promise<unknown>][] = [
-    ['plain fetch', () => fetch(`${echo}/bench`, { headers }).then((r) => r.json())],
-    ['ky', () => plainKy('bench').json()],
-    ['authedFetch', () => client.authedFetch('bench').json()],
-  ];
-  const figures = new Map<string, { cpu: number[]; rate: number[] }>(clients.map(([name]) => [name, { cpu: [], rate: [] }]));
-  for (const [, call] of clients) await load(call, 1000, 20); // warm up every path first
-  for (let round = 0; round < 7; round++) {
-    for (const [name, call] of clients) {
-      const result = await load(call, 4000, 20);
-      figures.get(name)?.cpu.push(result.cpuPerRequest);
-      figures.get(name)?.rate.push(result.rate);
-    }
+  const processes = 5;
+  const cpus = new Map<string, number[]>();
+  const rates = new Map<string, number[]>();
+  for (let i = 0; i < processes; i++) {
+    const run = await runProcess(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/fixed_token.ts'], {
+      PATH: process.env.PATH,
+      BENCH_ECHO: echo,
+      BENCH_ROUNDS: '5',
+    }, 300_000);
+    if (run.code !== 0) throw new Error(`bench/fixed_token.ts failed: ${run.err}`);
+    const rounds = JSON.parse(run.out) as { cpu: Record<string, number[]>; rate: Record<string, number[]> };
+    for (const [name, values] of Object.entries(rounds.cpu)) cpus.set(name, [...(cpus.get(name) ?? []), ...values]);
+    for (const [name, values] of Object.entries(rounds.rate)) rates.set(name, [...(rates.get(name) ?? []), ...values]);
   }
-  const cpu = (name: string) => median(figures.get(name)?.cpu ?? []);
-  const rate = (name: string) => median(figures.get(name)?.rate ?? []);
-  for (const [name] of clients) {
+  const cpu = (name: string) => median(cpus.get(name) ?? []);
+  const rate = (name: string) => median(rates.get(name) ?? []);
+  for (const name of cpus.keys()) {
     row(
-      `${name}, fixed token: client CPU µs/request · requests/s (20 in flight, median of 7 × 4,000, rounds interleaved)`,
+      `${name}, fixed token: client CPU µs/request · requests/s (20 in flight, median of ${processes} processes × 5 rounds × 4,000, interleaved)`,
       `${cpu(name).toFixed(0)} · ${rate(name).toFixed(0)}`,
     );
   }
@@ -120,8 +104,11 @@ async function load(call: () => Promise<unknown>, total: number, concurrency: nu
   row('authedFetch ÷ plain fetch: CPU per request', (cpu('authedFetch') / cpu('plain fetch')).toFixed(2));
   row('authedFetch ÷ plain fetch: requests/s', (rate('authedFetch') / rate('plain fetch')).toFixed(2));
   row('ky ÷ plain fetch: CPU per request', (cpu('ky') / cpu('plain fetch')).toFixed(2));
+}
 
-  // (d) Memory over 100,000 requests.
+// (d) Memory over 100,000 requests.
+{
+  const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', token: 'fixed-bench-token', baseUrl: echo });
   const gc = (globalThis as { gc?: () => void }).gc;
   /** Full collections, with a turn of the event loop between, until the heap stops shrinking. */
   const settle = async () => {
@@ -130,6 +117,7 @@ async function load(call: () => Promise<unknown>, total: number, concurrency: nu
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
+  await load(() => client.authedFetch('bench').json(), 2000, 20); // warm up
   await settle();
   const heapBefore = process.memoryUsage().heapUsed;
   await load(() => client.authedFetch('bench').json(), 100_000, 20);
