@@ -8,10 +8,12 @@
  * to `process.env`, and a variable already set in the environment wins.
  */
 import { readFileSync } from 'node:fs';
-import process from 'node:process';
 import { parse } from 'dotenv';
 import { ConfigError } from './errors.ts';
 import { ENV_KEYS, type EnvKey } from './settings.ts';
+
+/** The runtime's `process` (Node, Bun, Deno 2), not imported: `node:process` as a module costs ~1.5 ms at start-up. */
+const process = globalThis.process;
 
 /** The variable that names an explicit env file (read from the real environment only). */
 export const ENV_FILE_KEY = 'SLICER_ENV_FILE';

@@ -16,9 +16,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from 'node:fs';
-import process from 'node:process';
 import * as v from 'valibot';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
+
+/** The runtime's `process` (Node, Bun, Deno 2), not imported: `node:process` as a module costs ~1.5 ms at start-up. */
+const process = globalThis.process;
 
 const CacheFileSchema = v.object({
   format: v.literal('slicer-auth-token-cache'),
