@@ -80,6 +80,7 @@ const control = (path: string, body: unknown) =>
   const processes = 5;
   const cpus = new Map<string, number[]>();
   const rates = new Map<string, number[]>();
+  const perProcess: string[] = [];
   for (let i = 0; i < processes; i++) {
     const run = await runProcess(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/fixed_token.ts'], {
       PATH: process.env.PATH,
@@ -88,6 +89,7 @@ const control = (path: string, body: unknown) =>
     }, 300_000);
     if (run.code !== 0) throw new Error(`bench/fixed_token.ts failed: ${run.err}`);
     const rounds = JSON.parse(run.out) as { cpu: Record<string, number[]>; rate: Record<string, number[]> };
+    perProcess.push((median(rounds.cpu.authedFetch ?? []) / median(rounds.cpu.ky ?? [])).toFixed(2));
     for (const [name, values] of Object.entries(rounds.cpu)) cpus.set(name, [...(cpus.get(name) ?? []), ...values]);
     for (const [name, values] of Object.entries(rounds.rate)) rates.set(name, [...(rates.get(name) ?? []), ...values]);
   }
@@ -101,6 +103,7 @@ const control = (path: string, body: unknown) =>
   }
   row('authedFetch ÷ ky: CPU per request (target ≤ 1.05)', (cpu('authedFetch') / cpu('ky')).toFixed(2));
   row('authedFetch ÷ ky: requests/s (target ≥ 0.95)', (rate('authedFetch') / rate('ky')).toFixed(2));
+  row('… CPU ratio within each process (median of its 5 rounds)', perProcess.join(' · '));
   row('authedFetch ÷ plain fetch: CPU per request', (cpu('authedFetch') / cpu('plain fetch')).toFixed(2));
   row('authedFetch ÷ plain fetch: requests/s', (rate('authedFetch') / rate('plain fetch')).toFixed(2));
   row('ky ÷ plain fetch: CPU per request', (cpu('ky') / cpu('plain fetch')).toFixed(2));
