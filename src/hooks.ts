@@ -46,6 +46,16 @@ export interface RequestAuth {
 export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 const FORM = 'application/x-www-form-urlencoded';
+const MANUAL: RequestInit = Object.freeze({ redirect: 'manual' });
+
+/**
+ * Fetch options that hand redirects back (to be followed within the same
+ * origin only), made without a copy in the usual case: ky passes no options.
+ */
+function manualRedirects(init: RequestInit | undefined): RequestInit {
+  for (const _ in init) return { ...init, redirect: 'manual' };
+  return MANUAL;
+}
 const MULTIPART = 'multipart/form-data';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
@@ -94,14 +104,14 @@ export async function withToken(
  * read the headers later.
  *
  * @param request ky's request, without a body transformation
- * @param init fetch options, which (or the request) must say `redirect: 'manual'`
+ * @param init ky's fetch options (`redirect: 'manual'` is added)
  * @param token the access token
  * @returns the answer
  */
 function sendWithHeaderInPlace(request: Request, init: RequestInit | undefined, token: string): Promise<Response> {
   request.headers.set('authorization', `Bearer ${token}`);
   try {
-    return globalThis.fetch(request, init);
+    return globalThis.fetch(request, manualRedirects(init));
   } finally {
     request.headers.delete('authorization');
   }
@@ -136,7 +146,7 @@ export async function sendWithToken(
     const replay = current.body ? current.clone() : undefined;
     let response: Response;
     if (auth.fetch === globalFetch && auth.transport === 'header') {
-      response = await sendWithHeaderInPlace(current, { ...init, redirect: 'manual' }, token);
+      response = await sendWithHeaderInPlace(current, init, token);
     } else {
       const [sent, options] = await withToken(current, init, token, auth.transport);
       options.redirect = 'manual';
@@ -179,8 +189,6 @@ export interface AuthOptions {
   readonly fetch: NonNullable<Options['fetch']>;
   /** Gets the token before each attempt, outside ky's timeout. */
   readonly hooks: { readonly beforeRequest: BeforeRequestHook[] };
-  /** Redirects come back to the fetch wrapper, which follows them within the same origin only. */
-  readonly redirect: 'manual';
 }
 
 /**
@@ -216,7 +224,6 @@ export function authOptions(auth: RequestAuth): AuthOptions {
   }
 
   return {
-    redirect: 'manual',
     hooks: {
       // Only given to ky when the token is not ready (see client.ts): then it is fetched here, outside ky's timeout.
       beforeRequest: [async (request) => void tokens.set(request, await auth.token())],
@@ -225,11 +232,9 @@ export function authOptions(auth: RequestAuth): AuthOptions {
       const request = input as Request;
       const token = tokens.get(request) ?? auth.ready();
       if (token === undefined) return auth.token().then((fresh) => send(request, init, fresh));
-      // The hot path: a GET or HEAD without body to the checked base URL, with the runtime's fetch, made
-      // with `redirect: 'manual'` (the client's ky options; a caller's hook may have replaced the request).
+      // The hot path: a GET or HEAD without body to the checked base URL, with the runtime's fetch.
       if (
-        inPlace && !request.body && trusted && request.url.startsWith(trusted) && (request.method === 'GET' || request.method === 'HEAD') &&
-        request.redirect === 'manual'
+        inPlace && !request.body && trusted && request.url.startsWith(trusted) && (request.method === 'GET' || request.method === 'HEAD')
       ) {
         return sendWithHeaderInPlace(request, init, token).then((response) =>
           // A redirect is sent again through the general path (a bodiless GET may be), a 401 refreshes.
