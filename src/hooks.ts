@@ -46,6 +46,9 @@ export interface RequestAuth {
 export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
 const MANUAL: RequestInit = Object.freeze({ redirect: 'manual' });
 
 /**
@@ -56,9 +59,6 @@ function manualRedirects(init: RequestInit | undefined): RequestInit {
   for (const _ in init) return { ...init, redirect: 'manual' };
   return MANUAL;
 }
-const MULTIPART = 'multipart/form-data';
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const MAX_REDIRECTS = 5;
 
 /**
  * The request and fetch options that carry the token: a `token` field in a

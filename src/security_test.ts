@@ -143,15 +143,24 @@ describe('redaction', () => {
   });
 });
 
+/**
+ * A service whose `/same` redirects within its origin (to `/landing`) and
+ * whose `/away` redirects to another server, which must never be reached.
+ */
+async function redirecting(status: number) {
+  const other = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}'));
+  const service = await server((q, r) => {
+    if (q.url === '/same') return r.writeHead(status, { location: '/landing' }).end();
+    if (q.url === '/away') return r.writeHead(status, { location: `${other.origin}/steal` }).end();
+    r.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success"}');
+  });
+  return { other, service };
+}
+
 describe('a service redirect never carries the token to another origin', () => {
   for (const transport of ['header', 'post'] as const) {
     test(`${transport} transport: same-origin redirects are followed with the token; cross-origin ones are handed back`, async () => {
-      const other = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}'));
-      const service = await server((q, r) => {
-        if (q.url === '/same') return r.writeHead(307, { location: '/landing' }).end();
-        if (q.url === '/away') return r.writeHead(307, { location: `${other.origin}/steal` }).end();
-        r.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success"}');
-      });
+      const { other, service } = await redirecting(307);
       try {
         const client = h.client({ baseUrl: service.origin, transport });
         const body = () => new URLSearchParams({ model: 'a.stl' });
@@ -172,12 +181,7 @@ describe('a service redirect never carries the token to another origin', () => {
 
 describe('a GET redirect never carries the token to another origin', () => {
   test('same-origin GET redirects are followed with the token; cross-origin ones are handed back, a caller-made request too', async () => {
-    const other = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"stolen":true}'));
-    const service = await server((q, r) => {
-      if (q.url === '/same') return r.writeHead(302, { location: '/landing' }).end();
-      if (q.url === '/away') return r.writeHead(302, { location: `${other.origin}/steal` }).end();
-      r.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success"}');
-    });
+    const { other, service } = await redirecting(302);
     try {
       const client = h.client({ baseUrl: service.origin });
       await client.getToken(); // the token is ready: the shortest path
