@@ -1,5 +1,5 @@
 /**
- * Runs every `*_test.ts` under `src/` with node's test runner (through tsx),
+ * Runs every `*_test.ts` under `src/` and `scripts/` with node's test runner (through tsx),
  * listing the files explicitly: `tsx --test <dir>` finds none on Node 20 and
  * still exits 0. Fails when no test ran.
  */
@@ -8,12 +8,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 
-const files = (readdirSync('src', { recursive: true }) as string[])
+const files = ['src', 'scripts']
+  .flatMap((dir) => (readdirSync(dir, { recursive: true }) as string[]).map((file) => join(dir, file)))
   .filter((file) => file.endsWith('_test.ts'))
-  .map((file) => join('src', file))
   .sort();
 if (files.length === 0) {
-  console.error('No *_test.ts files found under src/');
+  console.error('No *_test.ts files found under src/ or scripts/');
   process.exit(1);
 }
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...process.argv.slice(2), ...files], {

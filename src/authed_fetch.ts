@@ -3,7 +3,7 @@
  * options take a `scope`. Both the client and the lazy default use it.
  */
 import type { Input, Options, ResponsePromise } from 'ky';
-import type { ScopeInput } from './config.ts';
+import type { ScopeInput } from './scope.ts';
 
 /** Options of one authenticated request: ky's options plus the scope. */
 export interface AuthedFetchOptions extends Options {

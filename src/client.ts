@@ -4,36 +4,22 @@
  */
 import ky, { type Input, type Options, type ResponsePromise, type RetryOptions } from 'ky';
 import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed_fetch.ts';
-import {
-  type Credentials,
-  type Needs,
-  parseConfig,
-  resolveScope,
-  type ScopeInput,
-  type ScopeTarget,
-  type SettingOptions,
-} from './config.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { type Credentials, type Needs, parseConfig, type SettingOptions } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
 import { isAuthError } from './errors.ts';
-import { createSharedGrants, type SharedGrants } from './shared_grants.ts';
-import { createFileStore } from './stores/file.ts';
-import type { TokenStore } from './stores/store.ts';
-import { type AuthOptions, authOptions, globalFetch } from './hooks.ts';
+import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import { redact } from './redact.ts';
+import { type AuthOptions, authOptions } from './request_auth.ts';
+import type { ScopeInput } from './scope.ts';
+import { resolveScope, type ScopeTarget } from './scope_target.ts';
+import { createSharedGrants, type SharedGrants } from './shared_grants.ts';
+import { selectStore } from './stores/select.ts';
+import type { TokenStore } from './stores/store.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
 import { createTokenSource } from './token_source.ts';
 
-/** Where the client's warnings go. */
-export interface Logger {
-  /** Receives one warning, already free of secrets. */
-  warn(message: string): void;
-}
-
-/**
- * The fetch the client sends with: a minimal signature of our own, because
- * runtimes disagree about `typeof fetch`'s extra members (Bun's `preconnect`).
- */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type { FetchLike, Logger };
 
 /** Options of {@link createAuthClient}. Settings override the matching variables. */
 export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
@@ -43,10 +29,16 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
    */
   fetch?: FetchLike | undefined;
   /**
-   * Monotonic clock in ms; token lifetimes are measured on it.
+   * Monotonic clock in ms; token lifetimes are measured on it (overrides `clock.now`).
    * @default performance.now
    */
   now?: (() => number) | undefined;
+  /**
+   * The clock every wait and timestamp of the client runs on: monotonic time,
+   * wall time (shared stores) and sleeping (waiting for another process's token).
+   * @default the system clock
+   */
+  clock?: Clock | undefined;
   /**
    * Random source in [0, 1) for refresh jitter.
    * @default Math.random
@@ -108,7 +100,7 @@ export function isRelative(input: Input): boolean {
 /**
  * The caller's retry options, with one rule added: our own errors
  * (configuration, token endpoint, 401) are never retried by ky. The 401
- * refresh is not a ky retry (see `hooks.ts`), so `retry: 0` means no retry.
+ * refresh is not a ky retry (see `request_auth.ts`), so `retry: 0` means no retry.
  */
 function guardedRetry(retry: Options['retry']): RetryOptions {
   const asked: RetryOptions = typeof retry === 'number' ? { limit: retry } : (retry ?? {});
@@ -165,7 +157,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
 export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 'slicer' }): AuthClient {
   const config = parseConfig(readEnv(options), options, needs);
   const send = options.fetch ?? globalFetch;
-  const now = options.now ?? (() => performance.now());
+  const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   // The store's URL is shown in messages; only its password is a secret.
   const storePassword = config.tokenStore && decodeURIComponent(new URL(config.tokenStore.reveal()).password);
   const secrets = [config.password, config.token, config.predictToken, storePassword, config.tokenStoreKey];
@@ -181,34 +173,22 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     const source = createTokenSource({
       ...credentials,
       fetch: send,
-      now,
+      clock,
       timeoutMs: options.tokenTimeoutMs,
       retries: options.tokenRetries,
     });
-    const store = sharedStore();
+    const store = selectStore({ ...config, store: options.store });
     shared = store
-      ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, now, marginMs, warn })
+      ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn })
       : undefined;
-    cache = createTokenCache({ fetchGrant: shared?.fetchGrant ?? source, now, random: options.random ?? Math.random, marginMs, warn });
+    cache = createTokenCache({
+      fetchGrant: shared?.fetchGrant ?? source,
+      now: () => clock.now(),
+      random: options.random ?? Math.random,
+      marginMs,
+      warn,
+    });
     return cache;
-  }
-
-  /** The shared store: the `store` option, else Redis (`SLICER_TOKEN_STORE`, loaded only then), else the file. */
-  function sharedStore(): TokenStore | undefined {
-    if (options.store) return options.store;
-    const url = config.tokenStore?.reveal();
-    if (url) {
-      const redis = import('./stores/redis.ts').then((m) => m.createRedisStore({ url, key: config.tokenStoreKey }));
-      redis.catch(() => undefined); // reported by the first operation
-      return {
-        description: url.replace(/\/\/[^@/]*@/, '//'),
-        get: async (key) => (await redis).get(key),
-        put: async (key, grant) => (await redis).put(key, grant),
-        deleteIfSame: async (key, token) => (await redis).deleteIfSame(key, token),
-        lock: async (key, ttl) => (await redis).lock(key, ttl),
-      };
-    }
-    return config.tokenCacheFile ? createFileStore(config.tokenCacheFile) : undefined;
   }
 
   /** A token that is ready now, without a promise: permanent, or cached with no refresh due. */

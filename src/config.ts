@@ -1,7 +1,7 @@
 /**
  * Turns raw settings (environment, env file, client options) into a validated
- * {@link Config} with the source of every value, and a caller's scope into a
- * {@link ScopeTarget}.
+ * {@link Config} with the source of every value, and checks that a task has
+ * the settings it needs.
  *
  * Validation is the settings table's schema (`settings.ts`), so one
  * {@link ConfigError} lists every missing or malformed variable at once, each
@@ -10,15 +10,14 @@
  */
 import * as v from 'valibot';
 import { describeSource, type Found, type Source } from './env.ts';
-import { ConfigError, type ConfigIssue, InsecureAuthUrlError } from './errors.ts';
+import { ConfigError, type ConfigIssue } from './errors.ts';
 import { redact, type Secret } from './redact.ts';
+import { type ScopeInput, scopeKind } from './scope.ts';
+import { assertSafeUrl } from './url_policy.ts';
 import { type EnvKey, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
 
 /** How a token travels to the services (contract 5.1); `type-tests/` checks it against the schema. */
 export type TokenTransport = 'header' | 'post';
-
-/** A scope: a short name, or a full `service_id=<id>` string (contract 4.1). */
-export type ScopeInput = 'slicer' | 'predict' | `service_id=${string}`;
 
 /**
  * Settings given as client options; each overrides its variable.
@@ -134,16 +133,6 @@ function inTableOrder(issues: ConfigIssue[]): ConfigIssue[] {
   return issues.sort((a, b) => order(a) - order(b));
 }
 
-/** Which configured service a scope names; `other` for a `service_id=` of neither. */
-function scopeKind(present: Present, scope: string): 'slicer' | 'predict' | 'other' | 'invalid' {
-  if (scope === 'slicer' || scope === 'predict') return scope;
-  const id = /^service_id=([^\s=&]+)$/.exec(scope)?.[1];
-  if (id === undefined) return 'invalid';
-  if (present.serviceId !== undefined && id === String(present.serviceId).trim()) return 'slicer';
-  if (present.predictServiceId !== undefined && id === String(present.predictServiceId).trim()) return 'predict';
-  return 'other';
-}
-
 /**
  * Validates settings: options override variables.
  *
@@ -198,71 +187,6 @@ export function parseConfig(env: EnvInput, options: SettingOptions = {}, needs?:
 }
 
 /**
- * Tells whether a host name is on this machine (127.0.0.0/8, ::1, localhost).
- *
- * @param hostname a URL's `hostname`
- * @returns true for a loopback host
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/**
- * Refuses a plain-http URL on a non-loopback host: secrets would cross the network in clear.
- *
- * @param url the URL a secret is about to be sent to
- * @param variable the setting that names it, for the message
- * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL`
- */
-export function assertSafeUrl(url: string | URL, variable: string): void {
-  const parsed = new URL(url);
-  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw new InsecureAuthUrlError(parsed.host, variable);
-}
-
-/** What a scope resolves to for one client. */
-export interface ScopeTarget {
-  /** The scope string sent to the token endpoint, `service_id=<id>`. */
-  readonly scope: string;
-  /** Base URL for relative request paths, if configured. */
-  readonly baseUrl: string | undefined;
-  /** The permanent token covering this scope, if configured. */
-  readonly permanentToken: Secret | undefined;
-  /** Credentials for the password grant, when no permanent token covers the scope. */
-  readonly credentials: Credentials | undefined;
-  /** The variable holding that permanent token, for messages. */
-  readonly permanentTokenKey: EnvKey;
-  /** The variable naming this scope's base URL, for messages. */
-  readonly baseUrlKey: EnvKey;
-}
-
-/**
- * Checks a scope typed by a user (CLI argument, worker variable).
- *
- * @param value the text given
- * @returns the value as a {@link ScopeInput}
- * @throws {ConfigError} `CONFIG_INVALID` for anything but `slicer`, `predict` or `service_id=<id>`
- */
-export function parseScope(value: string): ScopeInput {
-  if (value === 'slicer' || value === 'predict' || /^service_id=[^\s=&]+$/.test(value)) return value as ScopeInput;
-  throw new ConfigError([{ key: 'scope', message: `expected "slicer", "predict" or "service_id=<id>", got "${value}"` }]);
-}
-
-/**
- * The service id a scope names: `slicer` and `predict` map to the configured
- * ids, `service_id=<id>` to its id. The one place scopes are mapped.
- *
- * @param config the client's configuration
- * @param scope the scope, as given
- * @returns the id, or undefined when it is not configured or the scope is malformed
- */
-export function serviceIdOf(config: Pick<Config, 'serviceId' | 'predictServiceId'>, scope: string): string | undefined {
-  if (scope === 'slicer') return config.serviceId;
-  if (scope === 'predict') return config.predictServiceId;
-  return /^service_id=([^\s=&]+)$/.exec(scope)?.[1];
-}
-
-/**
  * Checks that a configuration has what a task needs.
  *
  * @param config a parsed configuration
@@ -273,29 +197,4 @@ export function serviceIdOf(config: Pick<Config, 'serviceId' | 'predictServiceId
 export function requireSettings(config: Config, needs: Needs, task?: string): void {
   const issues = missingFor(config, needs);
   if (issues.length > 0) throw new ConfigError(issues, task);
-}
-
-/**
- * Resolves a scope for a client, checking that what it needs is configured.
- *
- * @param config the client's configuration
- * @param input `'slicer'` (default), `'predict'`, or `service_id=<id>`
- * @param relative whether the call uses a relative URL (then the base URL is needed too)
- * @returns the scope string, base URL and permanent token that apply
- * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
- */
-export function resolveScope(config: Config, input: ScopeInput | string = 'slicer', relative = false): ScopeTarget {
-  const kind = scopeKind(config, input);
-  requireSettings(config, { scope: input, relative }, kind === 'invalid' ? 'use this scope' : `use scope "${input}"`);
-  const serviceId = serviceIdOf(config, input) as string; // present: requireSettings checked it
-  const predict = kind === 'predict';
-  const permanentToken = predict ? config.predictToken : kind === 'slicer' ? config.token : undefined;
-  return {
-    scope: `service_id=${serviceId}`,
-    baseUrl: predict ? config.predictBaseUrl : config.baseUrl,
-    permanentToken,
-    credentials: permanentToken ? undefined : config.credentials,
-    permanentTokenKey: predict ? SETTINGS.predictToken.env : SETTINGS.token.env,
-    baseUrlKey: predict ? SETTINGS.predictBaseUrl.env : SETTINGS.baseUrl.env,
-  };
 }

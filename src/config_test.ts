@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAuthClient } from './client.ts';
-import { parseConfig, resolveScope } from './config.ts';
+import { parseConfig } from './config.ts';
+import { resolveScope } from './scope_target.ts';
 import { readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from './errors.ts';
 

@@ -5,7 +5,8 @@
 import type { ResponsePromise } from 'ky';
 import { type AuthedFetch, withMethods } from './authed_fetch.ts';
 import { type AuthClient, buildClient, isRelative } from './client.ts';
-import type { Needs, ScopeInput } from './config.ts';
+import type { Needs } from './config.ts';
+import type { ScopeInput } from './scope.ts';
 import type { GetTokenOptions } from './token_cache.ts';
 
 let client: AuthClient | undefined;

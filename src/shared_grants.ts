@@ -14,8 +14,8 @@
  *   one warning, then tokens are fetched directly until it answers again.
  *   The password never goes to the store: only tokens do.
  */
-import { refreshMargin } from './token_cache.ts';
-import type { Grant, GrantFetcher } from './token_source.ts';
+import type { Clock } from './clock.ts';
+import { type Grant, type GrantFetcher, hardMargin } from './grant.ts';
 import type { StoredGrant, StoreKey, TokenStore } from './stores/store.ts';
 
 /** How often a waiting caller looks again. */
@@ -32,10 +32,8 @@ export interface SharedGrantsOptions {
   /** Auth URL and user: with the scope they form each entry's key. */
   authUrl: string;
   username: string;
-  /** Monotonic clock of the client, ms. */
-  now: () => number;
-  /** Wall clock, ms since the epoch (shared between processes). */
-  wallNow?: (() => number) | undefined;
+  /** The client's clock: monotonic time for grants, wall time for the store, and the wait between polls. */
+  clock: Clock;
   /** Configured refresh margin, ms. */
   marginMs?: number | undefined;
   /** Where warnings go (already free of secrets). */
@@ -50,18 +48,15 @@ export interface SharedGrants {
   forget(scope: string, token: string): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Puts a shared store in front of a grant fetcher.
  *
  * @param fetchGrant fetches a new grant from the token endpoint
- * @param options the store, key parts, clocks and warning sink
+ * @param options the store, key parts, clock and warning sink
  * @returns the shared fetcher and its `forget`
  */
 export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGrantsOptions): SharedGrants {
-  const { store } = options;
-  const wallNow = options.wallNow ?? Date.now;
+  const { store, clock } = options;
   const refused = new Set<string>();
   const key = (scope: string): StoreKey => ({ authUrl: options.authUrl, username: options.username, scope });
   let failing = false;
@@ -97,9 +92,9 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
    */
   function usable(stored: StoredGrant | undefined | typeof FAILED, replacing: Grant | undefined): Grant | undefined {
     if (!stored || stored === FAILED || refused.has(stored.token) || stored.token === replacing?.token) return undefined;
-    const remaining = stored.expiresAt - wallNow();
-    if (remaining <= refreshMargin(stored.lifetime, options.marginMs, 0) / 2 + 1000) return undefined;
-    return { token: stored.token, expiresAt: options.now() + remaining, lifetime: stored.lifetime };
+    const remaining = stored.expiresAt - clock.wallNow();
+    if (remaining <= hardMargin(stored.lifetime, options.marginMs) + 1000) return undefined;
+    return { token: stored.token, expiresAt: clock.now() + remaining, lifetime: stored.lifetime };
   }
 
   const shared: GrantFetcher = async (scope, replacing) => {
@@ -107,15 +102,15 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     if (first === FAILED) return fetchGrant(scope);
     const cached = usable(first, replacing);
     if (cached) return cached;
-    const waitUntil = wallNow() + MAX_WAIT_MS;
+    const waitUntil = clock.now() + MAX_WAIT_MS;
     let release: Awaited<ReturnType<TokenStore['lock']>> | typeof FAILED;
     while (!(release = await attempt(() => store.lock(key(scope), LOCK_TTL_MS)))) {
-      await sleep(POLL_MS);
+      await clock.sleep(POLL_MS);
       const stored = await attempt(() => store.get(key(scope)));
       if (stored === FAILED) return fetchGrant(scope);
       const written = usable(stored, replacing);
       if (written) return written;
-      if (wallNow() > waitUntil) {
+      if (clock.now() > waitUntil) {
         warnOnce(`The shared token store's lock for scope "${scope}" stayed taken; fetching a token without it`);
         return fetchGrant(scope);
       }
@@ -127,9 +122,9 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
       if (written) return written;
       const grant = await fetchGrant(scope);
       if (meanwhile !== FAILED) {
-        const wall = wallNow();
+        const wall = clock.wallNow();
         await attempt(() =>
-          store.put(key(scope), { token: grant.token, expiresAt: wall + (grant.expiresAt - options.now()), lifetime: grant.lifetime })
+          store.put(key(scope), { token: grant.token, expiresAt: wall + (grant.expiresAt - clock.now()), lifetime: grant.lifetime })
         );
       }
       return grant;

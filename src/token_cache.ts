@@ -13,24 +13,7 @@
  *   so processes started together do not refresh in lockstep.
  */
 import { AuthError } from './errors.ts';
-import type { Grant, GrantFetcher } from './token_source.ts';
-
-/** Default refresh margin: five minutes before expiry (capped at half the lifetime). */
-export const DEFAULT_REFRESH_MARGIN_MS = 300_000;
-const MAX_MARGIN_SHARE = 0.5;
-const JITTER_SHARE = 0.1;
-
-/**
- * How long before expiry a token enters its refresh margin, jitter included.
- *
- * @param lifetime the token's full lifetime, ms
- * @param marginMs the configured margin, ms
- * @param random a value in [0, 1): 1 gives the earliest possible refresh point
- * @returns the margin in ms
- */
-export function refreshMargin(lifetime: number, marginMs: number = DEFAULT_REFRESH_MARGIN_MS, random = 1): number {
-  return Math.min(marginMs, lifetime * MAX_MARGIN_SHARE) * (1 + JITTER_SHARE * random);
-}
+import { DEFAULT_REFRESH_MARGIN_MS, type Grant, type GrantFetcher, hardMargin, refreshMargin } from './grant.ts';
 /** After a failed refresh, how long a still-valid token is used before trying again. */
 const FAILED_REFRESH_PAUSE_MS = 30_000;
 
@@ -51,7 +34,7 @@ export interface TokenCacheOptions {
   now: () => number;
   /** Random source in [0, 1), for jitter. */
   random: () => number;
-  /** Configured refresh margin in ms. @default 300000 */
+  /** Configured refresh margin in ms. @default DEFAULT_REFRESH_MARGIN_MS */
   marginMs?: number | undefined;
   /** Where warnings go (already free of secrets). */
   warn: (message: string) => void;
@@ -121,7 +104,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     return {
       grant,
       softAt: grant.expiresAt - refreshMargin(grant.lifetime, marginMs, options.random()),
-      hardAt: grant.expiresAt - refreshMargin(grant.lifetime, marginMs, 0) / 2,
+      hardAt: grant.expiresAt - hardMargin(grant.lifetime, marginMs),
       final: false,
       pausedUntil: 0,
     };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TokenEndpointUnavailableError } from './errors.ts';
 import { createTokenCache, type TokenCacheOptions } from './token_cache.ts';
-import type { Grant } from './token_source.ts';
+import type { Grant } from './grant.ts';
 
 /** A cache over a counting fake fetcher and a fake clock (no network: this is the cache's logic alone). */
 function setup(lifetimeSeconds = 3600, overrides: Partial<TokenCacheOptions> = {}) {

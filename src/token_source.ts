@@ -8,26 +8,12 @@
  */
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import * as v from 'valibot';
-import type { FetchLike } from './client.ts';
+import type { Clock } from './clock.ts';
+import type { FetchLike } from './fetch.ts';
+import type { Grant, GrantFetcher } from './grant.ts';
 import { TokenEndpointRedirectError, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
-
-/** A token with its lifetime, measured on the client's monotonic clock. */
-export interface Grant {
-  /** The access token. */
-  readonly token: string;
-  /** Monotonic instant (ms) at which it expires. */
-  readonly expiresAt: number;
-  /** Its full lifetime in ms, as the server stated it. */
-  readonly lifetime: number;
-}
-
-/**
- * Fetches a new grant for one scope. `replacing` is the grant a refresh
- * replaces, if any: a shared store then hands out only another one.
- */
-export type GrantFetcher = (scope: string, replacing?: Grant) => Promise<Grant>;
 
 /** What {@link createTokenSource} needs. */
 export interface TokenSourceOptions {
@@ -39,8 +25,8 @@ export interface TokenSourceOptions {
   password: Secret;
   /** The fetch to send with. */
   fetch: FetchLike;
-  /** Monotonic clock in ms. */
-  now: () => number;
+  /** The client's clock: grant lifetimes start when the request is sent; body reads are timed on it. */
+  clock: Clock;
   /**
    * Timeout of one attempt in ms.
    * @default 10000
@@ -75,7 +61,7 @@ export function tokenEndpoint(authUrl: string): string {
  */
 export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
   return async (scope) => {
-    const sentAt = options.now();
+    const sentAt = options.clock.now();
     const response = await sendGrantRequest(options, scope);
     return processGrantResponse(response, scope, sentAt, [options.password]);
   };
@@ -118,7 +104,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         maxRetryAfter: 30_000,
       },
       // ky's timeout ends with the headers; the body is read here, inside the retry loop, under the same limit.
-      hooks: { afterResponse: [(_request, _options, response) => buffered(response, timeout)] },
+      hooks: { afterResponse: [(_request, _options, response) => buffered(response, timeout, options.clock)] },
     });
   } catch (error) {
     const secrets = [options.password];
@@ -164,16 +150,15 @@ const BODY_TIMEOUT = 'BodyTimeoutError';
  *
  * @param response an answer whose headers arrived
  * @param timeoutMs how long the body may take
+ * @param clock waits out the time limit
  * @returns the same answer, fully read
  * @throws Error named `BodyTimeoutError` on a stall; the stream's error when the connection drops
  */
-async function buffered(response: Response, timeoutMs: number): Promise<Response> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      void response.body?.cancel().catch(() => undefined);
-      reject(Object.assign(new Error(`The answer's body did not arrive within ${timeoutMs} ms`), { name: BODY_TIMEOUT }));
-    }, timeoutMs);
+async function buffered(response: Response, timeoutMs: number, clock: Clock): Promise<Response> {
+  const done = new AbortController();
+  const stalled = clock.sleep(timeoutMs, done.signal).then(() => {
+    void response.body?.cancel().catch(() => undefined);
+    throw Object.assign(new Error(`The answer's body did not arrive within ${timeoutMs} ms`), { name: BODY_TIMEOUT });
   });
   try {
     const text = await Promise.race([response.text(), stalled]);
@@ -183,7 +168,7 @@ async function buffered(response: Response, timeoutMs: number): Promise<Response
       headers: response.headers,
     });
   } finally {
-    clearTimeout(timer);
+    done.abort();
   }
 }
 

@@ -3,7 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
-import { parseScope } from '../config.ts';
+import { parseScope } from '../scope.ts';
 import type { AuthedFetchOptions } from '../authed_fetch.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 

@@ -9,12 +9,17 @@
  * revoked, nothing written, no secret shown (only "set, N characters").
  */
 import process from 'node:process';
-import { type Config, isLoopbackHost, parseConfig, requireSettings, type ScopeInput, serviceIdOf } from '../config.ts';
+import { type Config, parseConfig, requireSettings } from '../config.ts';
+import { type ScopeInput, serviceIdOf } from '../scope.ts';
+import { isLoopbackHost } from '../url_policy.ts';
 import { describeSource, readEnv, type ReadEnvOptions } from '../env.ts';
 import { ErrorCode, isAuthError } from '../errors.ts';
 import { distrust } from '../stores/file.ts';
 import { SETTINGS } from '../settings.ts';
-import { type Grant, networkCause, processGrantResponse, sendGrantRequest, tokenEndpoint } from '../token_source.ts';
+import { systemClock } from '../clock.ts';
+import { describeRedisUrl } from '../stores/redis_url.ts';
+import type { Grant } from '../grant.ts';
+import { networkCause, processGrantResponse, sendGrantRequest, tokenEndpoint } from '../token_source.ts';
 import { certificate, endpointOf, resolve, tcp } from './doctor_probes.ts';
 
 /** How a check ended: ✔ ok, ✖ fail, ! warn, – skip. */
@@ -141,7 +146,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResul
               'fix the service certificate, or use the host name it is issued for',
             );
           }
-          const days = Math.floor((cert.validTo.getTime() - Date.now()) / 86_400_000);
+          const days = Math.floor((cert.validTo.getTime() - systemClock.wallNow()) / 86_400_000);
           const expiry = `valid until ${cert.validTo.toISOString().slice(0, 10)}`;
           return days < 14 ? warn(`${expiry}, ${days} days left`, 'renew the certificate') : ok(expiry);
         });
@@ -226,7 +231,7 @@ async function tokenRequest(config: Config, scope: string, grants: Map<string, G
     const response = await sendGrantRequest({
       ...credentials,
       fetch: (i, init) => fetch(i, init),
-      now: () => performance.now(),
+      clock: systemClock,
       retries: 0,
     }, scope);
     const raw = await response.clone().text();
@@ -241,7 +246,7 @@ async function tokenRequest(config: Config, scope: string, grants: Map<string, G
         'nothing to do here: the client accepts both; tell the service owners',
       );
     }
-    const skew = Number.isNaN(date) ? 0 : Date.now() - date;
+    const skew = Number.isNaN(date) ? 0 : systemClock.wallNow() - date;
     if (Math.abs(skew) > MAX_SKEW_MS) {
       return warn(`${reason}; this machine's clock is ${Math.round(skew / 1000)} s off the server's`, 'synchronise the clock (NTP)');
     }
@@ -314,7 +319,7 @@ async function serviceCheck(config: Config, scope: ScopeInput, grants: Map<strin
 
 /** The Redis store answers and takes a write (a lock on a doctor key, released at once); says whether tokens are encrypted. */
 async function redisCheck(url: string, config: Config): Promise<Outcome> {
-  const { createRedisStore, describeRedisUrl } = await import('../stores/redis.ts');
+  const { createRedisStore } = await import('../stores/redis.ts');
   const where = describeRedisUrl(url);
   let store: Awaited<ReturnType<typeof createRedisStore>> | undefined;
   try {

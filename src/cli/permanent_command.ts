@@ -5,7 +5,8 @@
  * Playwright is loaded only when this command runs.
  */
 import { parseArgs } from 'node:util';
-import { parseConfig, requireSettings, serviceIdOf } from '../config.ts';
+import { parseConfig, requireSettings } from '../config.ts';
+import { serviceIdOf } from '../scope.ts';
 import { readEnv, readSetting } from '../env.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 

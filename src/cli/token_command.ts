@@ -3,7 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
-import { parseScope } from '../config.ts';
+import { parseScope } from '../scope.ts';
 import { type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */

@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from 'node:fs';
 import * as v from 'valibot';
+import { systemClock } from '../clock.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
 
 /** The runtime's `process` (Node, Bun, Deno 2), not imported: `node:process` as a module costs ~1.5 ms at start-up. */
@@ -67,7 +68,7 @@ export function distrust(file: string): string | undefined {
  * @param wallNow wall clock, ms since the epoch
  * @returns the store
  */
-export function createFileStore(file: string, wallNow: () => number = Date.now): TokenStore {
+export function createFileStore(file: string, wallNow: () => number = systemClock.wallNow): TokenStore {
   const lockFile = `${file}.lock`;
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
 

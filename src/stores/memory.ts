@@ -3,6 +3,7 @@
  * given the same store (e.g. several `createAuthClient` calls), and the
  * reference implementation of the interface.
  */
+import { systemClock } from '../clock.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
 
 const id = (key: StoreKey) => `${key.authUrl}\u0000${key.username}\u0000${key.scope}`;
@@ -19,7 +20,7 @@ const id = (key: StoreKey) => `${key.authUrl}\u0000${key.username}\u0000${key.sc
  * const b = createAuthClient({ store, transport: 'post' }); // shares a's tokens
  * ```
  */
-export function createMemoryStore(now: () => number = Date.now): TokenStore {
+export function createMemoryStore(now: () => number = systemClock.wallNow): TokenStore {
   const grants = new Map<string, StoredGrant>();
   const locks = new Map<string, { owner: symbol; until: number }>();
   return {

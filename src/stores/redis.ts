@@ -17,7 +17,9 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Redis as RedisClient } from 'ioredis';
+import { systemClock } from '../clock.ts';
 import type { Secret } from '../redact.ts';
+import { describeRedisUrl } from './redis_url.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
 
 /** Options of {@link createRedisStore}. */
@@ -32,6 +34,11 @@ export interface RedisStoreOptions {
    */
   commandTimeoutMs?: number | undefined;
   /**
+   * Wall clock, ms since the epoch: an entry expires with its token on it.
+   * @default Date.now
+   */
+  wallNow?: (() => number) | undefined;
+  /**
    * Prefix of every key.
    * @default "slicer-auth:v1"
    */
@@ -43,17 +50,6 @@ const DELETE_IF_SAME = `local v = redis.call('get', KEYS[1])
 if v and string.sub(v, 1, 64) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/**
- * The URL without credentials, for messages.
- *
- * @param url the configured URL
- * @returns scheme, host, port and database only
- */
-export function describeRedisUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-}
 
 /**
  * Creates a store on Redis; connects on first use.
@@ -69,6 +65,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
   const description = describeRedisUrl(options.url);
   const namespace = options.namespace ?? 'slicer-auth:v1';
   const timeout = options.commandTimeoutMs ?? 500;
+  const wallNow = options.wallNow ?? systemClock.wallNow;
   const cipherKey = options.key ? createHash('sha256').update(options.key.reveal()).digest() : undefined;
   const client: RedisClient = new Redis(options.url, {
     lazyConnect: true,
@@ -147,7 +144,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
       return grant;
     },
     async put(key, grant) {
-      const ttl = Math.max(1, Math.round(grant.expiresAt - Date.now()));
+      const ttl = Math.max(1, Math.round(grant.expiresAt - wallNow()));
       await run(() => client.set(id(key), encode(grant), 'PX', ttl));
     },
     async deleteIfSame(key, token) {

@@ -14,9 +14,11 @@
  *   to clone a response to run one.
  */
 import type { BeforeRequestHook, Options } from 'ky';
-import type { FetchLike } from './client.ts';
-import { assertSafeUrl, type ScopeTarget, type TokenTransport } from './config.ts';
+import type { TokenTransport } from './config.ts';
+import type { ScopeTarget } from './scope_target.ts';
+import { assertSafeUrl } from './url_policy.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
+import { type FetchLike, globalFetch } from './fetch.ts';
 
 /** What the options of one scope need from their client. */
 export interface RequestAuth {
@@ -37,13 +39,6 @@ export interface RequestAuth {
   /** Removes the client's known secrets from a message. */
   readonly redact: (text: string) => string;
 }
-
-/**
- * The runtime's fetch, looked up at each call (a test or polyfill may replace
- * it); the client's default. Requests sent with it have their headers read
- * synchronously when it is called (see `sendWithHeaderInPlace`).
- */
-export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';

@@ -1,0 +1,51 @@
+/**
+ * Leaf: the grant model (a token with its lifetime) and the refresh margins
+ * that the token cache and the shared stores both apply.
+ */
+
+/** A token with its lifetime, measured on the client's monotonic clock. */
+export interface Grant {
+  /** The access token. */
+  readonly token: string;
+  /** Monotonic instant (ms) at which it expires. */
+  readonly expiresAt: number;
+  /** Its full lifetime in ms, as the server stated it. */
+  readonly lifetime: number;
+}
+
+/**
+ * Fetches a new grant for one scope. `replacing` is the grant a refresh
+ * replaces, if any: a shared store then hands out only another one.
+ */
+export type GrantFetcher = (scope: string, replacing?: Grant) => Promise<Grant>;
+
+/** Default refresh margin in seconds: five minutes before expiry (capped at half the lifetime). */
+export const DEFAULT_REFRESH_MARGIN_SECONDS = 300;
+/** The same in ms. */
+export const DEFAULT_REFRESH_MARGIN_MS = DEFAULT_REFRESH_MARGIN_SECONDS * 1000;
+const MAX_MARGIN_SHARE = 0.5;
+const JITTER_SHARE = 0.1;
+
+/**
+ * How long before expiry a token enters its refresh margin, jitter included.
+ *
+ * @param lifetime the token's full lifetime, ms
+ * @param marginMs the configured margin, ms
+ * @param random a value in [0, 1): 1 gives the earliest possible refresh point
+ * @returns the margin in ms
+ */
+export function refreshMargin(lifetime: number, marginMs: number = DEFAULT_REFRESH_MARGIN_MS, random = 1): number {
+  return Math.min(marginMs, lifetime * MAX_MARGIN_SHARE) * (1 + JITTER_SHARE * random);
+}
+
+/**
+ * The hard margin: from here on callers wait for a new token instead of
+ * taking the current one (the soft margin's midpoint, without jitter).
+ *
+ * @param lifetime the token's full lifetime, ms
+ * @param marginMs the configured margin, ms
+ * @returns ms before expiry
+ */
+export function hardMargin(lifetime: number, marginMs?: number): number {
+  return refreshMargin(lifetime, marginMs, 0) / 2;
+}

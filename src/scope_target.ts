@@ -1,0 +1,49 @@
+/**
+ * Resolves a caller's scope against a client's configuration into a
+ * {@link ScopeTarget}: the scope string, base URL and token source to use.
+ */
+import { type Config, type Credentials, requireSettings } from './config.ts';
+import type { Secret } from './redact.ts';
+import { type ScopeInput, scopeKind, serviceIdOf } from './scope.ts';
+import { type EnvKey, SETTINGS } from './settings.ts';
+
+/** What a scope resolves to for one client. */
+export interface ScopeTarget {
+  /** The scope string sent to the token endpoint, `service_id=<id>`. */
+  readonly scope: string;
+  /** Base URL for relative request paths, if configured. */
+  readonly baseUrl: string | undefined;
+  /** The permanent token covering this scope, if configured. */
+  readonly permanentToken: Secret | undefined;
+  /** Credentials for the password grant, when no permanent token covers the scope. */
+  readonly credentials: Credentials | undefined;
+  /** The variable holding that permanent token, for messages. */
+  readonly permanentTokenKey: EnvKey;
+  /** The variable naming this scope's base URL, for messages. */
+  readonly baseUrlKey: EnvKey;
+}
+
+/**
+ * Resolves a scope for a client, checking that what it needs is configured.
+ *
+ * @param config the client's configuration
+ * @param input `'slicer'` (default), `'predict'`, or `service_id=<id>`
+ * @param relative whether the call uses a relative URL (then the base URL is needed too)
+ * @returns the scope string, base URL and permanent token that apply
+ * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
+ */
+export function resolveScope(config: Config, input: ScopeInput | string = 'slicer', relative = false): ScopeTarget {
+  const kind = scopeKind(config, input);
+  requireSettings(config, { scope: input, relative }, kind === 'invalid' ? 'use this scope' : `use scope "${input}"`);
+  const serviceId = serviceIdOf(config, input) as string; // present: requireSettings checked it
+  const predict = kind === 'predict';
+  const permanentToken = predict ? config.predictToken : kind === 'slicer' ? config.token : undefined;
+  return {
+    scope: `service_id=${serviceId}`,
+    baseUrl: predict ? config.predictBaseUrl : config.baseUrl,
+    permanentToken,
+    credentials: permanentToken ? undefined : config.credentials,
+    permanentTokenKey: predict ? SETTINGS.predictToken.env : SETTINGS.token.env,
+    baseUrlKey: predict ? SETTINGS.predictBaseUrl.env : SETTINGS.baseUrl.env,
+  };
+}

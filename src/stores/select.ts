@@ -1,0 +1,46 @@
+/**
+ * Chooses a client's shared token store from its configuration: the store
+ * given as an option, else Redis (`SLICER_TOKEN_STORE`, loaded only then),
+ * else the file cache (`SLICER_TOKEN_CACHE`), else none.
+ */
+import type { Secret } from '../redact.ts';
+import { createFileStore } from './file.ts';
+import { describeRedisUrl } from './redis_url.ts';
+import type { TokenStore } from './store.ts';
+
+/** The settings that select a store. */
+export interface StoreSettings {
+  /** A store the caller made (wins over the settings). */
+  readonly store?: TokenStore | undefined;
+  /** Redis URL. */
+  readonly tokenStore?: Secret | undefined;
+  /** Secret that encrypts tokens at rest in Redis. */
+  readonly tokenStoreKey?: Secret | undefined;
+  /** File of the cross-process cache. */
+  readonly tokenCacheFile?: string | undefined;
+}
+
+/**
+ * The shared store a configuration names. The Redis module (and ioredis) is
+ * imported on first use only, so a client without Redis never loads it.
+ *
+ * @param settings the store option and the store settings
+ * @returns the store, or undefined when none is configured
+ */
+export function selectStore(settings: StoreSettings): TokenStore | undefined {
+  if (settings.store) return settings.store;
+  const url = settings.tokenStore?.reveal();
+  if (url) {
+    const redis = import('./redis.ts').then((m) => m.createRedisStore({ url, key: settings.tokenStoreKey }));
+    redis.catch(() => undefined); // reported by the first operation
+    return {
+      description: describeRedisUrl(url),
+      get: async (key) => (await redis).get(key),
+      put: async (key, grant) => (await redis).put(key, grant),
+      deleteIfSame: async (key, token) => (await redis).deleteIfSame(key, token),
+      lock: async (key, ttl) => (await redis).lock(key, ttl),
+      close: async () => (await redis.catch(() => undefined))?.close?.(),
+    };
+  }
+  return settings.tokenCacheFile ? createFileStore(settings.tokenCacheFile) : undefined;
+}
