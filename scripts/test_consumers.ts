@@ -43,7 +43,7 @@ const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO
 let passed = 0;
 let failed = 0;
 
-async function check(name: string, cwd: string, command: string[], expected: RegExp = /./): Promise<boolean> {
+async function check(name: string, cwd: string, command: string[], expected: RegExp): Promise<boolean> {
   const [bin, ...args] = command as [string, ...string[]];
   const result = await runProcess(bin, args, env, 240_000, cwd);
   const output = result.out + result.err;
@@ -64,14 +64,28 @@ function project(name: string, files: Record<string, string>): string {
 }
 
 try {
-  if (!(await check('npm pack (builds dist/)', ROOT, ['npm', 'pack', '--pack-destination', scratch, '--loglevel=error']))) {
+  if (
+    !(await check(
+      'npm pack (builds dist/)',
+      ROOT,
+      ['npm', 'pack', '--pack-destination', scratch, '--loglevel=error'],
+      /slicer-auth-\d+\.\d+\.\d+\.tgz/,
+    ))
+  ) {
     throw new Error('pack');
   }
   const tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz')) as string);
 
   // Node and Deno: one npm project.
   const node = project('node', { 'script.mjs': MJS, 'script.ts': SCRIPT });
-  if (await check('npm install <tarball> tsx typescript', node, ['npm', 'install', ...INSTALL, tarball, 'tsx', 'typescript@7'])) {
+  if (
+    await check(
+      'npm install <tarball> tsx typescript',
+      node,
+      ['npm', 'install', ...INSTALL, tarball, 'tsx', 'typescript@7'],
+      /added \d+ packages?/,
+    )
+  ) {
     await check('node script.mjs (plain node, no loader)', node, ['node', 'script.mjs'], /consumer ok slicer/);
     await check('npx tsx script.ts', node, ['npx', 'tsx', 'script.ts'], /consumer ok slicer/);
     await check('npx slicer-auth token (the bin runs the built CLI)', node, ['npx', 'slicer-auth', 'token'], /^[\w-]{20,}$/m);
@@ -81,14 +95,19 @@ try {
       ['sh', '-c', 'npx slicer-auth permanent list; test $? -eq 1'],
       /npm install @playwright\/test/,
     );
-    await check('tsc --init defaults: tsc --noEmit', node, ['sh', '-c', 'npx tsc --init >/dev/null && npx tsc --noEmit']);
+    await check(
+      'tsc --init defaults: tsc --noEmit',
+      node,
+      ['sh', '-c', 'npx tsc --init >/dev/null && npx tsc --noEmit && echo types ok'],
+      /^types ok$/m,
+    );
     await check(
       'deno run --allow-env --allow-net --allow-read script.ts',
       node,
       [...DENO, 'run', '--allow-env', '--allow-net', '--allow-read', 'script.ts'],
       /consumer ok slicer/,
     );
-    await check('deno check script.ts', node, [...DENO, 'check', 'script.ts']);
+    await check('deno check script.ts', node, [...DENO, 'check', 'script.ts'], /Check .*script\.ts/);
   }
 
   // Bun: bun add, bun init's tsconfig with bun-types.
@@ -98,10 +117,15 @@ try {
       'sh',
       '-c',
       `${BUN.join(' ')} init -y >/dev/null && ${BUN.join(' ')} add ${tarball} typescript@7`,
-    ])
+    ], /installed slicer-auth@/)
   ) {
     await check('bun run script.ts', bun, [...BUN, 'run', '--no-env-file', 'script.ts'], /consumer ok slicer/);
-    await check('tsc with bun-types (bun init tsconfig)', bun, ['sh', '-c', 'rm -f index.ts && npx tsc --noEmit -p .']);
+    await check(
+      'tsc with bun-types (bun init tsconfig)',
+      bun,
+      ['sh', '-c', 'rm -f index.ts && npx tsc --noEmit -p . && echo types ok'],
+      /^types ok$/m,
+    );
   }
 
   await check('deno publish --dry-run (JSR)', ROOT, [...DENO, 'publish', '--dry-run', '--allow-dirty'], /Success Dry run complete/);

@@ -177,7 +177,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       timeoutMs: options.tokenTimeoutMs,
       retries: options.tokenRetries,
     });
-    const store = selectStore({ ...config, store: options.store });
+    const store = selectStore({ ...config, store: options.store, wallNow: () => clock.wallNow() });
     shared = store
       ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn })
       : undefined;

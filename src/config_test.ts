@@ -89,8 +89,11 @@ describe('configuration', () => {
   });
 
   test('options override variables, and a bad client is never half-built', () => {
-    const client = createAuthClient({ env: base, envFile: false, serviceId: 'other', transport: 'post' });
-    assert.ok(client);
+    const config = parseConfig(base, { serviceId: 'other', transport: 'post' });
+    assert.equal(config.serviceId, 'other');
+    assert.equal(config.transport, 'post');
+    assert.deepEqual(config.sources.serviceId, { kind: 'option' });
+    assert.equal(resolveScope(config, 'slicer').scope, 'service_id=other', 'the option, not the variable, names the scope');
     configError(() => createAuthClient({ env: {}, envFile: false }));
   });
 });

@@ -89,7 +89,6 @@ describe('token cache shared across processes', () => {
     h.sandbox.store.setLifetime(60);
     const first = await worker();
     h.advance(45); // 15 s left: inside the 30 s margin of a 60 s token
-    await new Promise((resolve) => setTimeout(resolve, 10));
     const tokens = JSON.parse(readFileSync(file, 'utf8')) as { entries: Record<string, { expiresAt: number }> };
     for (const entry of Object.values(tokens.entries)) entry.expiresAt -= 45_000; // the file's wall clock moves with the sandbox's
     writeFileSync(file, JSON.stringify(tokens));

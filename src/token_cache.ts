@@ -3,8 +3,10 @@
  *
  * - Freshness is checked when a token is asked for; no timer runs, so nothing
  *   keeps the process alive.
- * - One in-flight request per key (auth URL, user, scope), never shared across
- *   scopes: a `Map<key, Promise>` cleared when it settles.
+ * - One in-flight request per scope, never shared across scopes: a
+ *   `Map<scope, Promise>` cleared when it settles. A cache belongs to one
+ *   client (one user at one authorization service), so the scope is the
+ *   whole key; a shared store adds the auth URL and user to its keys.
  * - Refresh margin: `min(configured, lifetime / 2)`, so short-lived tokens are
  *   not refreshed on every call. Early in the margin callers get the current
  *   token while one background refresh runs; past the margin's midpoint they

@@ -4,6 +4,7 @@ import { inspect } from 'node:util';
 import { ErrorCode, isAuthError, TokenRequestRejectedError, type TokenResponseError } from './errors.ts';
 import { processGrantResponse } from './token_source.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { eventually } from './testing/eventually.ts';
 import type { Fault } from './sandbox/store.ts';
 
 let h: Harness;
@@ -139,8 +140,10 @@ describe('secrets never leak', () => {
     h.sandbox.store.addFault({ status: 500, body: 'x', times: 10 });
     h.advance(40); // early in the 30 s margin: a background refresh runs, fails and is logged
     assert.equal(await client.getToken(), token);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.ok(h.warnings.some((w) => /Background token refresh .* failed \(TOKEN_ENDPOINT_UNAVAILABLE\)/.test(w)), h.warnings.join('\n'));
+    await eventually(
+      () => h.warnings.some((w) => /Background token refresh .* failed \(TOKEN_ENDPOINT_UNAVAILABLE\)/.test(w)),
+      'the warning',
+    );
     assert.ok(!h.warnings.join('\n').includes(h.sandbox.env.SLICER_PASSWORD));
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Contract 4.1: issuing a temporary access token.
  */
+import * as v from 'valibot';
+import { TokenResponseSchema } from '../../src/schemas.ts';
 import { clause, covers, expect, type Service, test } from '../fixtures.ts';
 
 for (const service of ['slicer', 'predict'] as const satisfies readonly Service[]) {
@@ -13,14 +15,18 @@ for (const service of ['slicer', 'predict'] as const satisfies readonly Service[
       covers(`${service} scope: token_type, scope, access_token, expires_in`);
       const answer = await api.grant(api.goodGrant(service));
       expect(answer.status, 'status of a valid token request').toBe(200);
-      let body: Record<string, unknown>;
+      let parsed: unknown;
       try {
-        body = JSON.parse(answer.text) as Record<string, unknown>;
+        parsed = JSON.parse(answer.text);
       } catch {
         throw new Error(`4.1: the response body is not JSON (content type "${answer.contentType}")`);
       }
-      api.secret(String(body.access_token ?? ''));
-      expect(typeof body, 'the response body is a JSON object').toBe('object');
+      const shape = v.safeParse(TokenResponseSchema, parsed);
+      if (shape.success) api.secret(shape.output.access_token);
+      // Issue paths and fixed messages only: valibot's own messages would quote the token.
+      const issues = (shape.issues ?? []).map((issue) => `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`);
+      expect(issues, '4.1: the response body has the documented shape').toEqual([]);
+      const body = parsed as Record<string, unknown>;
       expect(body.token_type, '4.1 token_type').toBe('Bearer');
       expect(body.scope, '4.1 scope: the requested scope is echoed').toBe(api.scope(service));
       expect(typeof body.access_token === 'string' && body.access_token.length > 0, '4.1 access_token is a non-empty string').toBe(true);

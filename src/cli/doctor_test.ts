@@ -28,10 +28,19 @@ beforeEach(() => {
   };
 });
 
-const outputs: string[] = [];
+/** Fails when any form of the password, or anything shaped like a token, is in a run's output. */
+function assertNoSecret(run: Finished): void {
+  const all = run.out + run.err;
+  for (const form of [PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(PASSWORD).toString('base64')]) {
+    assert.ok(!all.includes(form), `a form of the password was printed: ${form}`);
+  }
+  assert.equal(/[A-Za-z0-9_-]{43}/.exec(all)?.[0], undefined, 'a token was printed');
+}
+
+/** Runs the doctor; every run's output is checked for secrets. */
 async function doctor(overrides: Record<string, string | undefined> = {}, args: string[] = []): Promise<Finished> {
   const run = await runTs(['src/cli.ts', 'doctor', ...args], { ...env, ...overrides }, 60_000);
-  outputs.push(run.out + run.err);
+  assertNoSecret(run);
   return run;
 }
 
@@ -158,13 +167,11 @@ describe('slicer-auth doctor', () => {
     });
   }
 
-  test('no secret in any output: the password is shown only by its length', () => {
-    const all = outputs.join('\n');
-    assert.ok(outputs.length > 5);
-    for (const form of [PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(PASSWORD).toString('base64')]) {
-      assert.ok(!all.includes(form), `a form of the password was printed: ${form}`);
-    }
-    assert.equal(/[A-Za-z0-9_-]{43}/.exec(all)?.[0], undefined, 'a token was printed');
+  test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {
+    const runs = [await doctor(), await doctor({}, ['--json']), await doctor({ SLICER_TOKEN: 'not-a-valid-permanent-token' })];
+    assert.match(line(runs[0] as Finished, 'configuration'), /SLICER_PASSWORD=set, 22 characters/);
+    assert.match(line(runs[2] as Finished, 'configuration'), /SLICER_TOKEN=set, 27 characters/);
+    for (const run of runs) assert.ok(!(run.out + run.err).includes('not-a-valid-permanent-token'), 'the permanent token was printed');
   });
 
   test('a Redis store: ✔ reachable and writable, ! without an encryption key, ✖ when Redis is down', async (t) => {

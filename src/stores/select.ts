@@ -18,20 +18,22 @@ export interface StoreSettings {
   readonly tokenStoreKey?: Secret | undefined;
   /** File of the cross-process cache. */
   readonly tokenCacheFile?: string | undefined;
+  /** The client's wall clock: entries expire with their tokens on it. */
+  readonly wallNow: () => number;
 }
 
 /**
  * The shared store a configuration names. The Redis module (and ioredis) is
  * imported on first use only, so a client without Redis never loads it.
  *
- * @param settings the store option and the store settings
+ * @param settings the store option, the store settings and the wall clock
  * @returns the store, or undefined when none is configured
  */
 export function selectStore(settings: StoreSettings): TokenStore | undefined {
   if (settings.store) return settings.store;
   const url = settings.tokenStore?.reveal();
   if (url) {
-    const redis = import('./redis.ts').then((m) => m.createRedisStore({ url, key: settings.tokenStoreKey }));
+    const redis = import('./redis.ts').then((m) => m.createRedisStore({ url, key: settings.tokenStoreKey, wallNow: settings.wallNow }));
     redis.catch(() => undefined); // reported by the first operation
     return {
       description: describeRedisUrl(url),
@@ -42,5 +44,5 @@ export function selectStore(settings: StoreSettings): TokenStore | undefined {
       close: async () => (await redis.catch(() => undefined))?.close?.(),
     };
   }
-  return settings.tokenCacheFile ? createFileStore(settings.tokenCacheFile) : undefined;
+  return settings.tokenCacheFile ? createFileStore(settings.tokenCacheFile, settings.wallNow) : undefined;
 }
