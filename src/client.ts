@@ -5,7 +5,7 @@
 import ky, { type Input, type Options, type ResponsePromise, type RetryOptions } from 'ky';
 import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type Credentials, type Needs, parseConfig, type SettingOptions } from './config.ts';
+import { type Credentials, type Needs, parseConfig, secretsOf, type SettingOptions } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
 import { isAuthError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
@@ -158,9 +158,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const config = parseConfig(readEnv(options), options, needs);
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
-  // The store's URL is shown in messages; only its password is a secret.
-  const storePassword = config.tokenStore && decodeURIComponent(new URL(config.tokenStore.reveal()).password);
-  const secrets = [config.password, config.token, config.predictToken, storePassword, config.tokenStoreKey];
+  const secrets = secretsOf(config);
   const logger = options.logger ?? { warn: (message: string) => console.warn(`[slicer-auth] ${message}`) };
   const warn = (message: string) => logger.warn(redact(message, secrets));
   let cache: TokenCache | undefined;
@@ -221,6 +219,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
         fetch: send,
         allowInsecureHttp: config.allowInsecureHttp,
         redact: (text) => redact(text, secrets),
+        warn,
       });
       const ready: Options = { fetch: auth.fetch, retry: DEFAULT_RETRY };
       // resolveScope checked that a relative URL has a base URL.

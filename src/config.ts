@@ -11,7 +11,7 @@
 import * as v from 'valibot';
 import { describeSource, type Found, type Source } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
-import { redact, type Secret } from './redact.ts';
+import { redact, Secret } from './redact.ts';
 import { type ScopeInput, scopeKind } from './scope.ts';
 import { assertSafeUrl } from './url_policy.ts';
 import { type EnvKey, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
@@ -49,6 +49,11 @@ export interface SettingOptions {
   refreshMarginSeconds?: number | undefined;
   /** Allow the password and tokens over plain http to a non-loopback host. @default false */
   allowInsecureHttp?: boolean | undefined;
+  /**
+   * Other origins that may receive a scope's token (e.g. `https://storage.example.com`);
+   * every other request goes out without it. @default SLICER_ALLOWED_ORIGINS, else none
+   */
+  allowedOrigins?: string | readonly string[] | undefined;
   /** File of the cross-process token cache. @default SLICER_TOKEN_CACHE, else none */
   tokenCacheFile?: string | undefined;
   /** Redis URL of the fleet's shared token store. @default SLICER_TOKEN_STORE, else none */
@@ -197,4 +202,18 @@ export function parseConfig(env: EnvInput, options: SettingOptions = {}, needs?:
 export function requireSettings(config: Config, needs: Needs, task?: string): void {
   const issues = missingFor(config, needs);
   if (issues.length > 0) throw new ConfigError(issues, task);
+}
+
+/**
+ * The values of the settings the table marks `secret`, plus the password
+ * inside a Redis URL: what every message of a client is redacted by.
+ *
+ * @param config a parsed configuration
+ * @returns the secret values that are set
+ */
+export function secretsOf(config: Config): (Secret | string)[] {
+  const marked = NAMES.filter((name) => 'secret' in SETTINGS[name]).map((name) => config[name]);
+  const url = config.tokenStore?.reveal();
+  const storePassword = url && URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
+  return [...(marked.filter((value) => value instanceof Secret) as Secret[]), ...(storePassword ? [storePassword] : [])];
 }

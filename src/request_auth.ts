@@ -1,7 +1,13 @@
 /**
- * The ky options that authenticate requests to one scope (contract 5.1),
- * built once per client and scope.
+ * Request auth: the one place that decides whether a request may carry a
+ * scope's token, attaches it and handles the 401 (contract 5.1). Every
+ * sender goes through it: authedFetch (as ky options built once per client
+ * and scope), the CLI's `call` and the doctor.
  *
+ * - Origin binding: the token goes only to the origin of the scope's service
+ *   (its base URL) or an origin listed in `allowedOrigins`; any other request
+ *   goes out untouched, without it, and redirects are followed with the
+ *   token only within the same origin.
  * - The token is fetched in `beforeRequest`, outside ky's timeout, and kept
  *   for that request in a WeakMap: no per-request closure.
  * - It is attached in the `fetch` wrapper at the last moment, through the
@@ -16,7 +22,7 @@
 import type { BeforeRequestHook, Options } from 'ky';
 import type { TokenTransport } from './config.ts';
 import type { ScopeTarget } from './scope_target.ts';
-import { assertSafeUrl } from './url_policy.ts';
+import { assertSafeUrl, mayReceiveToken } from './url_policy.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
 import { type FetchLike, globalFetch } from './fetch.ts';
 
@@ -38,6 +44,8 @@ export interface RequestAuth {
   readonly allowInsecureHttp: boolean;
   /** Removes the client's known secrets from a message. */
   readonly redact: (text: string) => string;
+  /** Where a warning goes (a request sent without the token, once per origin). */
+  readonly warn: (message: string) => void;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -197,6 +205,22 @@ export function authOptions(auth: RequestAuth): AuthOptions {
   const tokens = new WeakMap<Request, string>();
   const trusted = trustedPrefix(auth.target.baseUrl);
   const inPlace = auth.fetch === globalFetch && auth.transport === 'header';
+  /** Origin binding: under the base URL (the common case, one prefix test), or an origin that may receive the token. */
+  const mayCarry = (url: string) => (trusted !== undefined && url.startsWith(trusted)) || mayReceiveToken(url, auth.target.origins);
+  const warnedOrigins = new Set<string>();
+
+  /** A request to an origin that may not receive the token goes out as it is, without it; said once per origin. */
+  function sendUntouched(request: Request, init: RequestInit | undefined): Promise<Response> {
+    const origin = URL.canParse(request.url) ? new URL(request.url).origin : request.url;
+    if (!warnedOrigins.has(origin)) {
+      warnedOrigins.add(origin);
+      auth.warn(auth.redact(
+        `Sent ${request.method} ${origin} without the token of scope "${auth.target.scope}": a token goes only to the origin of ` +
+          `${auth.target.baseUrlKey}; list the origin in SLICER_ALLOWED_ORIGINS (option allowedOrigins) if it must receive it`,
+      ));
+    }
+    return auth.fetch(request, init);
+  }
 
   /** The general path: any method and body, redirects, and the one refresh after a 401. */
   async function send(request: Request, init: RequestInit | undefined, token: string, first?: Response): Promise<Response> {
@@ -221,10 +245,11 @@ export function authOptions(auth: RequestAuth): AuthOptions {
   return {
     hooks: {
       // Only given to ky when the token is not ready (see client.ts): then it is fetched here, outside ky's timeout.
-      beforeRequest: [async (request) => void tokens.set(request, await auth.token())],
+      beforeRequest: [async (request) => void (mayCarry(request.url) && tokens.set(request, await auth.token()))],
     },
     fetch: (input, init) => {
       const request = input as Request;
+      if (!mayCarry(request.url)) return sendUntouched(request, init);
       const token = tokens.get(request) ?? auth.ready();
       if (token === undefined) return auth.token().then((fresh) => send(request, init, fresh));
       // The hot path: a GET or HEAD without body to the checked base URL, with the runtime's fetch.

@@ -6,6 +6,7 @@ import { type Config, type Credentials, requireSettings } from './config.ts';
 import type { Secret } from './redact.ts';
 import { type ScopeInput, scopeKind, serviceIdOf } from './scope.ts';
 import { type EnvKey, SETTINGS } from './settings.ts';
+import { tokenOrigins } from './url_policy.ts';
 
 /** What a scope resolves to for one client. */
 export interface ScopeTarget {
@@ -21,6 +22,8 @@ export interface ScopeTarget {
   readonly permanentTokenKey: EnvKey;
   /** The variable naming this scope's base URL, for messages. */
   readonly baseUrlKey: EnvKey;
+  /** The origins that may receive this scope's token: its service's, and those listed in `allowedOrigins`. */
+  readonly origins: ReadonlySet<string>;
 }
 
 /**
@@ -38,12 +41,14 @@ export function resolveScope(config: Config, input: ScopeInput | string = 'slice
   const serviceId = serviceIdOf(config, input) as string; // present: requireSettings checked it
   const predict = kind === 'predict';
   const permanentToken = predict ? config.predictToken : kind === 'slicer' ? config.token : undefined;
+  const baseUrl = predict ? config.predictBaseUrl : config.baseUrl;
   return {
     scope: `service_id=${serviceId}`,
-    baseUrl: predict ? config.predictBaseUrl : config.baseUrl,
+    baseUrl,
     permanentToken,
     credentials: permanentToken ? undefined : config.credentials,
     permanentTokenKey: predict ? SETTINGS.predictToken.env : SETTINGS.token.env,
     baseUrlKey: predict ? SETTINGS.predictBaseUrl.env : SETTINGS.baseUrl.env,
+    origins: tokenOrigins(baseUrl, config.allowedOrigins),
   };
 }

@@ -9,6 +9,7 @@
  * Messages are fixed text: a value may be a secret.
  */
 import * as v from 'valibot';
+import { DEFAULT_REFRESH_MARGIN_SECONDS } from './grant.ts';
 import { Secret } from './redact.ts';
 
 const message = (text: string) => () => text;
@@ -47,6 +48,24 @@ const seconds = v.pipe(
   v.minValue(0, message('expected a number of seconds, 0 or more')),
 );
 
+/** One origin: an http(s) URL with nothing after the host and port but a final slash. */
+const origin = v.pipe(
+  v.string(),
+  v.url(message('expected origins such as https://storage.example.com, separated by commas')),
+  v.check(
+    (value) => /^https?:\/\/[^/?#]+\/?$/i.test(value),
+    message('expected origins such as https://storage.example.com, without a path'),
+  ),
+  v.transform((value) => new URL(value).origin),
+);
+
+/** Origins separated by commas or spaces, normalised as the URL standard writes them (`https://host[:port]`). */
+const origins = v.pipe(
+  v.string(),
+  v.transform((value) => value.split(/[\s,]+/).filter(Boolean)),
+  v.array(origin),
+);
+
 const transport = v.pipe(
   v.string(),
   v.trim(),
@@ -62,6 +81,8 @@ export interface Setting<S extends v.GenericSchema = v.GenericSchema> {
   readonly schema: S;
   /** One line for `.env.example`, the README and the doctor. */
   readonly doc: string;
+  /** The README's "default" column: the default, or when the setting is needed. */
+  readonly defaults: string;
   /** Whether the value is a secret (never shown, only its length). */
   readonly secret?: boolean;
   /** The value `.env.example` shows, if any. */
@@ -74,72 +95,97 @@ const setting = <S extends v.GenericSchema>(entry: Setting<S>): Setting<S> => en
 export const SETTINGS = {
   authUrl: setting({
     env: 'SLICER_AUTH_URL',
+    defaults: 'needed unless permanent tokens cover every scope used',
     schema: v.optional(httpUrl),
     doc: 'Base address of the authorization service (token endpoint: {SLICER_AUTH_URL}/oauth2/token/).',
     example: 'https://auth.example.com',
   }),
   baseUrl: setting({
     env: 'SLICER_BASE_URL',
+    defaults: 'needed for relative paths',
     schema: v.optional(httpUrl),
     doc: 'Base address of the slicing service; relative authedFetch paths resolve against it.',
     example: 'https://slicer.example.com/api',
   }),
   predictBaseUrl: setting({
     env: 'SLICER_PREDICT_BASE_URL',
+    defaults: 'optional',
     schema: v.optional(httpUrl),
     doc: 'Base address of the prediction service (optional; for scope "predict").',
   }),
   username: setting({
     env: 'SLICER_USERNAME',
+    defaults: 'needed when no permanent token covers the scope in use',
     schema: v.optional(text),
     doc: 'User of the password grant (not needed for a scope covered by a permanent token).',
   }),
-  password: setting({ env: 'SLICER_PASSWORD', schema: v.optional(secret), secret: true, doc: 'Password of that user.' }),
+  password: setting({
+    env: 'SLICER_PASSWORD',
+    defaults: 'as above',
+    schema: v.optional(secret),
+    secret: true,
+    doc: 'Password of that user.',
+  }),
   serviceId: setting({
     env: 'SLICER_SERVICE_ID',
+    defaults: '**required**',
     schema: v.optional(ServiceIdSchema),
     doc: 'Identifier of the slicing service, used in scope service_id=<id>.',
   }),
   predictServiceId: setting({
     env: 'SLICER_PREDICT_SERVICE_ID',
+    defaults: 'needed for scope `predict`',
     schema: v.optional(ServiceIdSchema),
     doc: 'Identifier of the prediction service (for scope "predict").',
   }),
   token: setting({
     env: 'SLICER_TOKEN',
+    defaults: 'optional',
     schema: v.optional(secret),
     secret: true,
     doc: "Permanent token for the slicing service (optional; created in the authorization service's UI).",
   }),
   predictToken: setting({
     env: 'SLICER_PREDICT_TOKEN',
+    defaults: 'optional',
     schema: v.optional(secret),
     secret: true,
     doc: 'Permanent token for the prediction service (optional).',
   }),
   transport: setting({
     env: 'SLICER_TOKEN_TRANSPORT',
+    defaults: '`header`',
     schema: v.optional(transport, 'header'),
     doc: 'How the token travels: header (Authorization: Bearer) or post (a `token` form field).',
     example: 'header',
   }),
   refreshMarginSeconds: setting({
     env: 'SLICER_REFRESH_MARGIN_SECONDS',
+    defaults: `\`${DEFAULT_REFRESH_MARGIN_SECONDS}\``,
     schema: v.optional(seconds),
-    doc: 'Refresh this many seconds before expiry (default 300, capped at half the token lifetime).',
+    doc: `Refresh this many seconds before expiry (default ${DEFAULT_REFRESH_MARGIN_SECONDS}, capped at half the token lifetime).`,
   }),
   allowInsecureHttp: setting({
     env: 'SLICER_ALLOW_INSECURE_HTTP',
+    defaults: 'off',
     schema: v.optional(flag, 'false'),
     doc: 'Set to 1 to allow the password and tokens over plain http to a non-loopback host (not recommended).',
   }),
+  allowedOrigins: setting({
+    env: 'SLICER_ALLOWED_ORIGINS',
+    defaults: 'none',
+    schema: v.optional(origins),
+    doc: "Other origins that may receive a scope's token, comma-separated (default: none; a token goes only to its service's origin).",
+  }),
   tokenCacheFile: setting({
     env: 'SLICER_TOKEN_CACHE',
+    defaults: 'off',
     schema: v.optional(text),
     doc: 'Share temporary tokens between processes through this file (optional, mode 0600).',
   }),
   tokenStore: setting({
     env: 'SLICER_TOKEN_STORE',
+    defaults: 'off',
     schema: v.optional(
       v.pipe(
         v.string(),
@@ -153,6 +199,7 @@ export const SETTINGS = {
   }),
   tokenStoreKey: setting({
     env: 'SLICER_TOKEN_STORE_KEY',
+    defaults: 'off (plain)',
     schema: v.optional(secret),
     secret: true,
     doc: 'Encrypt tokens at rest in Redis (AES-GCM) with this secret; without it, whoever reads the database reads the tokens.',

@@ -3,26 +3,45 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { renderEnvExample } from '../scripts/env_example.ts';
+import { renderEnvExample, withSettingsTable } from '../scripts/settings_docs.ts';
 import { createAuthClient } from './client.ts';
-import { parseConfig } from './config.ts';
+import { parseConfig, secretsOf } from './config.ts';
 import { readEnv } from './env.ts';
 import { ConfigError } from './errors.ts';
 import { ENV_KEYS, SETTINGS } from './settings.ts';
 import { ROOT, runTs } from './testing/processes.ts';
 
 describe('the settings table is the single source', () => {
-  test('.env.example is generated from it (npm run env-example)', () => {
+  test('.env.example is generated from it (npm run docs:settings)', () => {
     assert.equal(readFileSync(join(ROOT, '.env.example'), 'utf8'), renderEnvExample());
   });
 
-  test("the README's configuration table lists exactly its variables, with their options", () => {
+  test("the README's configuration table is generated from it (npm run docs:settings) and lists exactly its variables", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    assert.equal(readme, withSettingsTable(readme), 'README.md is stale: run npm run docs:settings');
     const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Using the module'));
     const rows = section.split('\n').filter((line) => line.startsWith('| `SLICER_'));
     const listed = rows.map((row) => /^\| `(SLICER_\w+)` \(`(\w+)`\)/.exec(row)?.slice(1, 3).join(' '));
     assert.deepEqual(listed, Object.entries(SETTINGS).map(([option, s]) => `${s.env} ${option}`));
     assert.deepEqual(ENV_KEYS, Object.values(SETTINGS).map((s) => s.env));
+  });
+});
+
+describe('redaction follows the table', () => {
+  test("every setting marked secret, and only those (plus a Redis URL's password), is what messages are redacted by", () => {
+    const config = parseConfig({
+      SLICER_SERVICE_ID: 's',
+      SLICER_USERNAME: 'user-not-secret',
+      SLICER_PASSWORD: 'pw-1',
+      SLICER_TOKEN: 'tok-2',
+      SLICER_PREDICT_TOKEN: 'tok-3',
+      SLICER_TOKEN_STORE: 'redis://:store-pw-4@127.0.0.1:6379/0',
+      SLICER_TOKEN_STORE_KEY: 'key-5',
+    });
+    const shown = secretsOf(config).map((value) => (typeof value === 'string' ? value : value.reveal()));
+    const marked = Object.values(SETTINGS).filter((s) => 'secret' in s).map((s) => s.env);
+    assert.deepEqual(marked, ['SLICER_PASSWORD', 'SLICER_TOKEN', 'SLICER_PREDICT_TOKEN', 'SLICER_TOKEN_STORE', 'SLICER_TOKEN_STORE_KEY']);
+    assert.deepEqual(shown, ['pw-1', 'tok-2', 'tok-3', 'redis://:store-pw-4@127.0.0.1:6379/0', 'key-5', 'store-pw-4']);
   });
 });
 

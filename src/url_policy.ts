@@ -26,3 +26,28 @@ export function assertSafeUrl(url: string | URL, variable: string): void {
   const parsed = new URL(url);
   if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw new InsecureAuthUrlError(parsed.host, variable);
 }
+
+/**
+ * The origins that may receive a scope's token: its service's origin (from
+ * its base URL) and the origins the caller listed explicitly.
+ *
+ * @param baseUrl the scope's service base URL, if configured
+ * @param allowed the `allowedOrigins` setting, already normalised
+ * @returns the set of origins, as `URL#origin` writes them
+ */
+export function tokenOrigins(baseUrl: string | undefined, allowed: readonly string[] = []): ReadonlySet<string> {
+  return new Set([...(baseUrl ? [new URL(baseUrl).origin] : []), ...allowed]);
+}
+
+/**
+ * Whether a request URL may carry a token: its origin (scheme, host and port
+ * as the URL standard normalises them, so user-info tricks, other ports and
+ * look-alike host names all differ) is one of `origins`.
+ *
+ * @param url the URL a request is about to go to
+ * @param origins the origins of {@link tokenOrigins}
+ * @returns true only for a listed origin
+ */
+export function mayReceiveToken(url: string, origins: ReadonlySet<string>): boolean {
+  return URL.canParse(url) && origins.has(new URL(url).origin);
+}
