@@ -7,7 +7,7 @@ import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed
 import { type Clock, systemClock } from './clock.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf, type SettingOptions } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
-import { isAuthError } from './errors.ts';
+import { ClientClosedError, isAuthError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import { redact } from './redact.ts';
 import { type AuthOptions, authOptions } from './request_auth.ts';
@@ -79,10 +79,26 @@ export interface AuthClient {
   /** Authenticated ky-like instance; see {@link AuthedFetch}. */
   readonly authedFetch: AuthedFetch;
   /**
-   * Drops cached temporary tokens: one scope's, or all.
+   * Forgets temporary tokens, one scope's or all, in every layer that holds
+   * them: memory, and the shared file or Redis store (compare-and-delete on
+   * the token, so a newer token another process stored is kept). The next
+   * `getToken` here or in any process sharing the store gets another token.
    * @param scope `'slicer'`, `'predict'` or `service_id=<id>`; all when omitted
+   * @throws {AuthError} `CLIENT_CLOSED` after {@link AuthClient.close}
    */
-  invalidate(scope?: ScopeInput): void;
+  invalidate(scope?: ScopeInput): Promise<void>;
+  /**
+   * Releases what the client holds: waits for token requests in flight (so
+   * their store locks are released) and closes the shared store's
+   * connection. Later calls fail with `CLIENT_CLOSED`. Calling it twice is fine.
+   * @example
+   * ```ts
+   * await using client = createAuthClient(); // closed when the block ends
+   * ```
+   */
+  close(): Promise<void>;
+  /** {@link AuthClient.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:/i;
@@ -163,6 +179,12 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const warn = (message: string) => logger.warn(redact(message, secrets));
   let cache: TokenCache | undefined;
   let shared: SharedGrants | undefined;
+  let store: TokenStore | undefined;
+  let closed = false;
+  /** Refuses any call once the client is closed. */
+  const open = (call: string) => {
+    if (closed) throw new ClientClosedError(call);
+  };
 
   const marginMs = config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000;
 
@@ -175,12 +197,13 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       timeoutMs: options.tokenTimeoutMs,
       retries: options.tokenRetries,
     });
-    const store = selectStore({ ...config, store: options.store, wallNow: () => clock.wallNow() });
+    store = selectStore({ ...config, store: options.store, wallNow: () => clock.wallNow() });
     shared = store
       ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn })
       : undefined;
     cache = createTokenCache({
       fetchGrant: shared?.fetchGrant ?? source,
+      confirm: shared?.confirm,
       now: () => clock.now(),
       random: options.random ?? Math.random,
       marginMs,
@@ -195,6 +218,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   }
 
   function tokenFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<string> {
+    open('getToken');
     if (target.permanentToken) return Promise.resolve(target.permanentToken.reveal());
     // resolveScope guarantees credentials when no permanent token covers the scope.
     return tokens(target.credentials as Credentials).get(target.scope, getOptions);
@@ -230,6 +254,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   }
 
   function call(input: Input, callOptions?: AuthedFetchOptions): ResponsePromise {
+    open('authedFetch');
     const relative = isRelative(input);
     const entry = prepare(callOptions?.scope, relative);
     // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call.
@@ -254,11 +279,24 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     });
   }
 
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    await cache?.settled();
+    await store?.close?.();
+  }
+
   return {
     getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
     authedFetch: withMethods(call),
-    invalidate(scope) {
-      cache?.invalidate(scope === undefined ? undefined : resolveScope(config, scope).scope);
+    async invalidate(scope) {
+      open('invalidate');
+      const only = scope === undefined ? undefined : resolveScope(config, scope).scope;
+      const dropped = cache?.invalidate(only) ?? [];
+      if (only !== undefined && dropped.length === 0) await shared?.forget(only); // none here: the stored one, whichever it is
+      await Promise.all(dropped.map((token) => shared?.forget(token.scope, token.token)));
     },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }

@@ -25,6 +25,8 @@ export const ErrorCode = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   /** A service refused a configured permanent token (401): invalid or revoked. */
   PERMANENT_TOKEN_REJECTED: 'PERMANENT_TOKEN_REJECTED',
+  /** The client was closed (`close()` or `await using`); it takes no more calls. */
+  CLIENT_CLOSED: 'CLIENT_CLOSED',
 } as const;
 
 /** One of the {@link ErrorCode} values. */
@@ -238,6 +240,14 @@ export class PermanentTokenRejectedError extends AuthError implements HttpFailur
         "Create a new one in the authorization service's UI, or unset it to use the password grant",
     );
     keepResponse(this, response);
+  }
+}
+
+/** A call on a client after its `close()`. Code `CLIENT_CLOSED`. */
+export class ClientClosedError extends AuthError {
+  /** @param call what was called, e.g. `getToken` */
+  constructor(call: string) {
+    super(ErrorCode.CLIENT_CLOSED, `Cannot call ${call}: this client was closed; create a new one with createAuthClient()`);
   }
 }
 

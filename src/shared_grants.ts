@@ -44,8 +44,14 @@ export interface SharedGrantsOptions {
 export interface SharedGrants {
   /** Fetches a grant: from the store while fresh, else from the token endpoint (stored for the others). */
   readonly fetchGrant: GrantFetcher;
-  /** Forgets a token a service refused, here and in the store (only if it is still the stored one). */
-  forget(scope: string, token: string): Promise<void>;
+  /**
+   * Forgets a token (refused by a service, or invalidated), here and in the
+   * store: deleted only if it is still the stored one. Without `token`, the
+   * stored token of the scope, whichever it is.
+   */
+  forget(scope: string, token?: string): Promise<void>;
+  /** Whether a token is still the stored one; true while the store cannot be read (the token stands). */
+  confirm(scope: string, token: string): Promise<boolean>;
 }
 
 /**
@@ -58,6 +64,7 @@ export interface SharedGrants {
 export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGrantsOptions): SharedGrants {
   const { store, clock } = options;
   const refused = new Set<string>();
+  const confirming = new Map<string, Promise<boolean>>();
   const key = (scope: string): StoreKey => ({ authUrl: options.authUrl, username: options.username, scope });
   let failing = false;
   const warned = new Set<string>();
@@ -136,8 +143,22 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
   return {
     fetchGrant: shared,
     forget: async (scope, token) => {
-      refused.add(token);
-      await attempt(() => store.deleteIfSame(key(scope), token));
+      const stored = token ?? (await attempt(() => store.get(key(scope))).then((found) => (found === FAILED ? undefined : found?.token)));
+      if (stored === undefined) return;
+      refused.add(stored);
+      await attempt(() => store.deleteIfSame(key(scope), stored));
+    },
+    confirm(scope, token) {
+      // One read per scope and token at a time, however many callers ask.
+      const id = `${scope}\n${token}`;
+      let pending = confirming.get(id);
+      if (!pending) {
+        pending = attempt(() => store.get(key(scope)))
+          .then((stored) => stored === FAILED || stored?.token === token)
+          .finally(() => confirming.delete(id));
+        confirming.set(id, pending);
+      }
+      return pending;
     },
   };
 }

@@ -40,6 +40,18 @@ export interface TokenCacheOptions {
   marginMs?: number | undefined;
   /** Where warnings go (already free of secrets). */
   warn: (message: string) => void;
+  /**
+   * Whether a token held here is still current in a shared store (false when
+   * another process forgot or replaced it): asked before `get` hands one out.
+   * @default always current (no shared store)
+   */
+  confirm?: ((scope: string, token: string) => Promise<boolean>) | undefined;
+}
+
+/** A token the cache dropped. */
+export interface Dropped {
+  readonly scope: string;
+  readonly token: string;
 }
 
 /** A per-scope cache of temporary tokens. */
@@ -52,8 +64,11 @@ export interface TokenCache {
   /**
    * Drops the cached token of a scope (all scopes when none is named); with
    * `token`, only if that is still the cached one.
+   * @returns the tokens dropped, so that shared layers can forget them too
    */
-  invalidate(scope?: string, token?: string): void;
+  invalidate(scope?: string, token?: string): Dropped[];
+  /** Resolves once no token request is in flight (their locks released). */
+  settled(): Promise<void>;
   /**
    * The cached token of a scope when it needs nothing (no refresh due, no
    * minimum validity): the request path's synchronous shortcut. Otherwise
@@ -145,6 +160,10 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
 
   return {
     async get(scope, getOptions = {}) {
+      const held = entries.get(scope);
+      if (held && options.confirm && !(await options.confirm(scope, held.grant.token)) && entries.get(scope) === held) {
+        entries.delete(scope); // forgotten or replaced by another process: fetched again (from the store, or one request)
+      }
       const now = options.now();
       const entry = entries.get(scope);
       if (entry && now < entry.grant.expiresAt) {
@@ -173,12 +192,17 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       return entry && options.now() < entry.softAt ? entry.grant.token : undefined;
     },
     invalidate(scope, token) {
-      if (scope === undefined) {
-        entries.clear();
-        return;
+      const dropped: Dropped[] = [];
+      for (const [key, entry] of entries) {
+        if ((scope === undefined || key === scope) && (token === undefined || entry.grant.token === token)) {
+          entries.delete(key);
+          dropped.push({ scope: key, token: entry.grant.token });
+        }
       }
-      const entry = entries.get(scope);
-      if (entry && (token === undefined || entry.grant.token === token)) entries.delete(scope);
+      return dropped;
+    },
+    async settled() {
+      await Promise.allSettled([...inflight.values()]);
     },
   };
 }

@@ -4,7 +4,7 @@
 import { ErrorCode, isAuthError } from '../errors.ts';
 import { CALL_HELP, callCommand } from './call_command.ts';
 import { demo } from './demo.ts';
-import { DOCTOR_HELP, doctorCommand } from './doctor_command.ts';
+import { DOCTOR_HELP, doctorCommand } from './doctor/command.ts';
 import { PERMANENT_HELP, permanentCommand } from './permanent_command.ts';
 import { SANDBOX_HELP, sandboxCommand } from './sandbox_command.ts';
 import { TOKEN_HELP, tokenCommand } from './token_command.ts';

@@ -75,3 +75,58 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** A child process driven one line at a time. */
+export interface Conversation {
+  /** Sends a line and resolves with the next line the process prints. */
+  ask(line: string): Promise<string>;
+  /** Ends stdin and waits for the exit code. */
+  end(): Promise<number | null>;
+}
+
+/**
+ * Starts a TypeScript file of this repository under Node + tsx, to talk to.
+ *
+ * @param file the file
+ * @param env its whole environment
+ * @param timeoutMs each answer's deadline; the process is killed after it
+ * @returns the conversation
+ */
+export function converse(file: string, env: Record<string, string | undefined>, timeoutMs = 30_000): Conversation {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  let buffered = '';
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      const next = waiting.shift();
+      if (next) next(line);
+      else lines.push(line);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    ask(line) {
+      child.stdin.write(`${line}\n`);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => (child.kill('SIGKILL'), reject(new Error(`no answer to "${line}" within ${timeoutMs} ms: ${err}`))),
+          timeoutMs,
+        );
+        const answer = (text: string) => (clearTimeout(timer), resolve(text));
+        const early = lines.shift();
+        if (early !== undefined) answer(early);
+        else waiting.push(answer);
+      });
+    },
+    end() {
+      child.stdin.end();
+      return exited;
+    },
+  };
+}

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import * as v from 'valibot';
-import { type Finished, freePort, runTs } from '../testing/processes.ts';
-import { redisRequired, startRedis } from '../testing/redis_server.ts';
-import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { listen } from '../../sandbox/serve.ts';
+import { type Finished, freePort, runTs } from '../../testing/processes.ts';
+import { redisRequired, startRedis } from '../../testing/redis_server.ts';
+import { type Harness, startHarness } from '../../testing/sandbox_harness.ts';
 
 const PASSWORD = 'Doctor-Pa55+&%= secret';
 let h: Harness;
@@ -55,6 +57,7 @@ function line(run: Finished, name: string): string {
 }
 
 const CheckSchema = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^[a-z]+(-[a-z]+)*$/)),
   name: v.string(),
   status: v.picklist(['ok', 'fail', 'warn', 'skip']),
   reason: v.string(),
@@ -174,13 +177,15 @@ describe('slicer-auth doctor', () => {
     for (const run of runs) assert.ok(!(run.out + run.err).includes('not-a-valid-permanent-token'), 'the permanent token was printed');
   });
 
-  test('a Redis store: ✔ reachable and writable, ! without an encryption key, ✖ when Redis is down', async (t) => {
+  test('a Redis store: ✔ reachable, ! without an encryption key, ✖ when Redis is down; --write-check takes a lock', async (t) => {
     if (!redisRequired()) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
     const redis = await startRedis();
     try {
       const encrypted = await doctor({ SLICER_TOKEN_STORE: redis.url, SLICER_TOKEN_STORE_KEY: 'doctor-store-key' }, ['--scope', 'slicer']);
       assert.equal(encrypted.code, 0, encrypted.out);
-      assert.match(line(encrypted, 'shared token store'), /^✔ .*reachable and writable; tokens encrypted at rest/);
+      assert.match(line(encrypted, 'shared token store'), /^✔ .*reachable \(read only; --write-check .*\); tokens encrypted at rest/);
+      const written = await doctor({ SLICER_TOKEN_STORE: redis.url, SLICER_TOKEN_STORE_KEY: 'k' }, ['--scope', 'slicer', '--write-check']);
+      assert.match(line(written, 'shared token store'), /^✔ .*reachable and writable; tokens encrypted at rest/);
       const plain = await doctor({ SLICER_TOKEN_STORE: redis.url }, ['--scope', 'slicer']);
       assert.equal(plain.code, 0, 'a warning does not fail');
       assert.match(line(plain, 'shared token store'), /^! .*stored in clear\n\s+fix: set SLICER_TOKEN_STORE_KEY/);
@@ -190,6 +195,57 @@ describe('slicer-auth doctor', () => {
       assert.match(line(down, 'shared token store'), /^✖ .*failed[\s\S]*fix: check SLICER_TOKEN_STORE/);
     } finally {
       await redis.stop();
+    }
+  });
+
+  test('read only: a Redis store and a cache file are byte for byte unchanged, and Redis saw no write command', async (t) => {
+    if (!redisRequired()) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    const redis = await startRedis();
+    const inspect = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await inspect.connect();
+      const file = join(mkdtempSync(join(tmpdir(), 'doctor-ro-')), 'tokens.json');
+      // Both stores hold a client's entries before the doctor runs.
+      const filled = { ...env, SLICER_TOKEN_STORE: redis.url };
+      assert.equal((await runTs(['src/cli.ts', 'token'], filled)).code, 0);
+      assert.equal((await runTs(['src/cli.ts', 'token'], { ...env, SLICER_TOKEN_CACHE: file })).code, 0);
+      const snapshot = async () => {
+        const keys = (await inspect.keys('*')).sort();
+        return { keys, values: await Promise.all(keys.map((key) => inspect.getBuffer(key))) };
+      };
+      const before = await snapshot();
+      assert.ok(before.keys.length > 0, 'Redis holds entries');
+      const fileBefore = { text: readFileSync(file), mtime: statSync(file).mtimeMs };
+      await inspect.config('RESETSTAT');
+      assert.equal((await doctor(filled)).code, 0);
+      assert.equal((await doctor({ SLICER_TOKEN_CACHE: file })).code, 0);
+      assert.deepEqual(await snapshot(), before);
+      const stats = String(await inspect.info('commandstats'));
+      assert.deepEqual(stats.match(/cmdstat_(set|del|eval|evalsha|expire|pexpire|setex|psetex)\b/g), null, stats);
+      assert.match(stats, /cmdstat_get:/, 'the doctor read');
+      assert.deepEqual({ text: readFileSync(file), mtime: statSync(file).mtimeMs }, fileBefore);
+      assert.deepEqual(readdirSync(dirname(file)), ['tokens.json'], 'no lock file left or made');
+    } finally {
+      inspect.disconnect();
+      await redis.stop();
+    }
+  });
+
+  test('a token is never sent where the client would refuse to: plain http to a non-loopback host is a finding with its fix', async () => {
+    let seen = 0;
+    const trap = await listen(() => (seen++, new Response('{}')));
+    try {
+      // 0.0.0.0 reaches this machine, but it is not a loopback name: the client refuses plain http there.
+      const run = await doctor({ SLICER_BASE_URL: `http://0.0.0.0:${trap.port}/slicer` }, ['--scope', 'slicer']);
+      assert.equal(run.code, 1);
+      assert.match(
+        line(run, 'service (slicer)'),
+        /^✖ service \(slicer\): the client refuses to send a token over plain http to "0\.0\.0\.0:\d+" \(SLICER_BASE_URL\)/,
+      );
+      assert.match(line(run, 'service (slicer)'), /fix: use an https SLICER_BASE_URL, or set SLICER_ALLOW_INSECURE_HTTP=1/);
+      assert.equal(seen, 0, 'nothing reached the service');
+    } finally {
+      await trap.close();
     }
   });
 });

@@ -1,13 +1,13 @@
 /**
- * `slicer-auth doctor [--json] [--scope slicer|predict]`: what is wrong with a
+ * `slicer-auth doctor [--json] [--scope slicer|predict] [--write-check]`: what is wrong with a
  * set-up, end to end, and how to fix it. See `doctor.ts`.
  */
 import { parseArgs } from 'node:util';
 import { type CheckResult, runDoctor, type Status } from './doctor.ts';
-import { EXIT, type Io, UsageError } from './usage.ts';
+import { EXIT, type Io, UsageError } from '../usage.ts';
 
 /** Help text of the command. */
-export const DOCTOR_HELP = `Usage: slicer-auth doctor [--json] [--scope slicer|predict ...]
+export const DOCTOR_HELP = `Usage: slicer-auth doctor [--json] [--scope slicer|predict ...] [--write-check]
 
 Checks the set-up in order and prints one line per check: ✔ passed, ✖ failed,
 ! warning, – skipped (an earlier check failed). Every ✖ and ! says how to fix it.
@@ -17,10 +17,13 @@ length); the authorization service (DNS, TCP, TLS, token endpoint); one token
 request per scope (never retried, so an account is not locked); each service
 with that token; permanent tokens; the shared token store.
 
-Harmless: no permanent token is created or revoked, nothing is written.
+Read only: tokens go only where the client itself would send them, no
+permanent token is created or revoked, nothing is written to a shared store.
 
-  --json        one JSON object per check: name, status, reason, fix, durationMs
-  --scope S     check only this scope (repeatable; default every configured one)
+  --json         one JSON object per check: id, name, status, reason, fix, durationMs
+  --scope S      check only this scope (repeatable; default every configured one)
+  --write-check  also check that the shared store takes a write (a lock on a
+                 doctor key, released at once)
 
 Exit code 0 when nothing failed (warnings allowed), 1 otherwise.`;
 
@@ -47,12 +50,16 @@ export function formatResults(results: readonly CheckResult[]): string[] {
  * @returns 0 when no check failed, else 1
  */
 export async function doctorCommand(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, scope: { type: 'string', multiple: true } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { json: { type: 'boolean' }, scope: { type: 'string', multiple: true }, 'write-check': { type: 'boolean' } },
+    strict: true,
+  });
   const scopes = values.scope?.map((scope) => {
     if (scope !== 'slicer' && scope !== 'predict') throw new UsageError(`--scope takes slicer or predict, got "${scope}"`);
     return scope;
   });
-  const results = await runDoctor({ scopes });
+  const results = await runDoctor({ scopes, writeCheck: values['write-check'] });
   if (values.json) io.out(JSON.stringify(results, null, 2));
   else for (const line of formatResults(results)) io.out(line);
   return results.some((r) => r.status === 'fail') ? EXIT.FAILED : EXIT.OK;

@@ -1,0 +1,86 @@
+/**
+ * The doctor's checks of the authorization service, layer by layer: DNS, TCP,
+ * TLS and the token endpoint. Each layer is skipped when one below failed.
+ */
+import { systemClock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { tokenEndpoint } from '../../token_source.ts';
+import { isLoopbackHost } from '../../url_policy.ts';
+import { type Check, type DoctorContext, fail, ok, type Outcome, skip, warn } from './check.ts';
+import { certificate, endpointOf, PROBE_TIMEOUT_MS, resolve, tcp } from './probes.ts';
+
+/** A certificate closer than this to its expiry is worth a warning. */
+const CERT_WARN_DAYS = 14;
+
+/** The configured auth URL, or why the check is skipped. */
+function authUrlOf(ctx: DoctorContext): Config['authUrl'] | Outcome {
+  if (!ctx.config) return skip('the configuration failed');
+  if (!ctx.config.authUrl) return skip('SLICER_AUTH_URL is not set (permanent tokens only)');
+  if (ctx.failed.has('auth-dns') || ctx.failed.has('auth-tcp')) return skip('the service cannot be reached');
+  return ctx.config.authUrl;
+}
+
+/** Runs a probe: ok with its description, or a failure with the error's code and this fix. */
+async function probe(fix: string, check: () => Promise<string>): Promise<Outcome> {
+  try {
+    return ok(await check());
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return fail(`${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}`, fix);
+  }
+}
+
+/** A check that runs with the auth URL, or skips. */
+function authCheck(id: string, layer: string, run: (authUrl: string) => Promise<Outcome> | Outcome): Check {
+  return {
+    id,
+    name: `authorization service: ${layer}`,
+    run(ctx) {
+      const authUrl = authUrlOf(ctx);
+      return typeof authUrl === 'string' ? run(authUrl) : authUrl;
+    },
+  };
+}
+
+/** DNS, TCP, TLS and the token endpoint, in that order. */
+export const authServiceChecks: readonly Check[] = [
+  authCheck('auth-dns', 'DNS', (authUrl) => {
+    const { host } = endpointOf(authUrl);
+    return probe(`check the host name in SLICER_AUTH_URL ("${host}")`, async () => `${host} → ${await resolve(host)}`);
+  }),
+  authCheck('auth-tcp', 'TCP', (authUrl) => {
+    const { host, port } = endpointOf(authUrl);
+    return probe(
+      `check that the authorization service runs at ${host}:${port} (SLICER_AUTH_URL) and that no firewall blocks it`,
+      async () => (await tcp(host, port), `connected to ${host}:${port}`),
+    );
+  }),
+  authCheck('auth-tls', 'TLS', async (authUrl) => {
+    const { host, port, tls } = endpointOf(authUrl);
+    if (!tls) {
+      return isLoopbackHost(host) ? skip('plain http on loopback') : warn(
+        'plain http to a non-loopback host: the password and tokens cross the network in clear',
+        'use an https SLICER_AUTH_URL (SLICER_ALLOW_INSECURE_HTTP=1 allowed this)',
+      );
+    }
+    const cert = await certificate(host, port);
+    if (!cert.valid) {
+      return fail(`the certificate is not valid (${cert.problem})`, 'fix the service certificate, or use the host name it is issued for');
+    }
+    const days = Math.floor((cert.validTo.getTime() - systemClock.wallNow()) / 86_400_000);
+    const expiry = `valid until ${cert.validTo.toISOString().slice(0, 10)}`;
+    return days < CERT_WARN_DAYS ? warn(`${expiry}, ${days} days left`, 'renew the certificate') : ok(expiry);
+  }),
+  authCheck(
+    'auth-token-endpoint',
+    'token endpoint',
+    (authUrl) =>
+      probe('check SLICER_AUTH_URL: the token endpoint is {SLICER_AUTH_URL}/oauth2/token/', async () => {
+        const started = performance.now();
+        // A GET sends nothing secret: it only shows that something answers at the documented path.
+        const response = await fetch(tokenEndpoint(authUrl), { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        await response.body?.cancel();
+        return `${tokenEndpoint(authUrl)} answers (GET → ${response.status}), ${Math.round(performance.now() - started)} ms`;
+      }),
+  ),
+];

@@ -1,0 +1,78 @@
+/**
+ * The shape of the doctor's checks: each is a small named check that reads
+ * the shared context and returns an outcome (ok, or a finding with its fix).
+ */
+import type { Config } from '../../config.ts';
+import type { ReadEnvOptions } from '../../env.ts';
+import type { Grant } from '../../grant.ts';
+
+/** How a check ended: ✔ ok, ✖ fail, ! warn, – skip. */
+export type Status = 'ok' | 'fail' | 'warn' | 'skip';
+
+/** What a check found. */
+export interface Outcome {
+  readonly status: Status;
+  readonly reason: string;
+  /** What to do, for a failure or a warning. */
+  readonly fix?: string | undefined;
+}
+
+/** Passed. */
+export const ok = (reason: string): Outcome => ({ status: 'ok', reason });
+/** Failed, with the fix. */
+export const fail = (reason: string, fix: string): Outcome => ({ status: 'fail', reason, fix });
+/** Works, but something deserves attention; with the fix. */
+export const warn = (reason: string, fix: string): Outcome => ({ status: 'warn', reason, fix });
+/** Not run, and why. */
+export const skip = (reason: string): Outcome => ({ status: 'skip', reason });
+
+/** Options of the doctor. */
+export interface DoctorOptions extends ReadEnvOptions {
+  /** Limit the scope checks to these. @default every configured scope */
+  scopes?: readonly ('slicer' | 'predict')[] | undefined;
+  /** Also test that the shared store takes a write (a lock on a doctor key, released at once). @default false: read only */
+  writeCheck?: boolean | undefined;
+}
+
+/** What the checks share: the options, and what earlier checks learnt. */
+export interface DoctorContext {
+  readonly options: DoctorOptions;
+  /** The configuration, once the configuration check passed. */
+  config: Config | undefined;
+  /** Tokens the token-request checks obtained, by scope string. */
+  readonly grants: Map<string, Grant>;
+  /** Ids of the checks that failed so far. */
+  readonly failed: Set<string>;
+}
+
+/** One check of the doctor's table. */
+export interface Check {
+  /** Stable identifier, e.g. `token-request-slicer` (in `--json`). */
+  readonly id: string;
+  /** Its line's name, e.g. `token request (slicer)`. */
+  readonly name: string;
+  /** Runs it; undefined when it does not apply (no line). */
+  run(ctx: DoctorContext): Outcome | undefined | Promise<Outcome | undefined>;
+}
+
+/** The two scopes the doctor knows, with their settings' variable names. */
+export const SCOPE_KEYS = {
+  slicer: { serviceId: 'SLICER_SERVICE_ID', baseUrl: 'SLICER_BASE_URL', token: 'SLICER_TOKEN' },
+  predict: { serviceId: 'SLICER_PREDICT_SERVICE_ID', baseUrl: 'SLICER_PREDICT_BASE_URL', token: 'SLICER_PREDICT_TOKEN' },
+} as const;
+
+/** A scope the doctor checks. */
+export type DoctorScope = keyof typeof SCOPE_KEYS;
+
+/**
+ * A scope's service settings.
+ *
+ * @param config the configuration
+ * @param scope the scope
+ * @returns its service id, base URL and permanent token (any may be unset)
+ */
+export function scopeSettings(config: Config, scope: DoctorScope) {
+  return scope === 'predict'
+    ? { serviceId: config.predictServiceId, baseUrl: config.predictBaseUrl, token: config.predictToken }
+    : { serviceId: config.serviceId, baseUrl: config.baseUrl, token: config.token };
+}

@@ -1,0 +1,49 @@
+/** The doctor's configuration check: every setting with where it came from; secrets only by length. */
+import { type Config, parseConfig, requireSettings } from '../../config.ts';
+import { describeSource, readEnv } from '../../env.ts';
+import { ErrorCode, isAuthError } from '../../errors.ts';
+import { type SettingName, SETTINGS } from '../../settings.ts';
+import { type Check, fail, ok } from './check.ts';
+
+/** Reads and validates the configuration; the checks after it use `ctx.config`. */
+export const configurationCheck: Check = {
+  id: 'configuration',
+  name: 'configuration',
+  run(ctx) {
+    const values = readEnv(ctx.options);
+    if (Object.keys(values).length === 0 && !ctx.options.env) {
+      return fail(
+        'nothing is configured (no SLICER_* variable in the environment or .env)',
+        'copy .env.example to .env and fill in SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and ' +
+          'SLICER_BASE_URL (or run "npm start", which uses the embedded sandbox)',
+      );
+    }
+    try {
+      const config = parseConfig(values, {}, { scope: 'slicer', relative: true });
+      requireSettings(config, { scope: 'slicer', relative: true }, 'use the slicing service');
+      ctx.config = config;
+      return ok(describeConfig(config));
+    } catch (error) {
+      if (!isAuthError(error)) throw error;
+      return fail(
+        error.message,
+        error.code === ErrorCode.INSECURE_AUTH_URL
+          ? 'use an https SLICER_AUTH_URL, or set SLICER_ALLOW_INSECURE_HTTP=1 if you accept the risk'
+          : 'set or correct the variables listed, in the environment or .env (see .env.example)',
+      );
+    }
+  },
+};
+
+/** Each set setting on a line: its value (secrets: only their length) and its source. */
+function describeConfig(config: Config): string {
+  return (Object.keys(SETTINGS) as SettingName[])
+    .filter((name) => config.sources[name])
+    .map((name) => {
+      const setting = SETTINGS[name];
+      const value = config[name];
+      const shown = 'secret' in setting ? `set, ${(value as { reveal(): string }).reveal().length} characters` : String(value);
+      return `${setting.env}=${shown} (${describeSource(config.sources[name] as never)})`;
+    })
+    .join('\n');
+}

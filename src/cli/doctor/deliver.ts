@@ -1,0 +1,72 @@
+/**
+ * How the doctor sends a token to a service: through a client built from the
+ * same configuration, so the client's own request auth decides (origin
+ * binding, the plain-http policy, redirects, the header or `token` argument).
+ * The doctor never sends a token where the client would refuse to.
+ */
+import { type AuthClientOptions, createAuthClient } from '../../client.ts';
+import type { TokenTransport } from '../../config.ts';
+import { ErrorCode, isAuthError } from '../../errors.ts';
+import { networkCause } from '../../token_source.ts';
+import { type DoctorOptions, type DoctorScope, fail, type Outcome } from './check.ts';
+import { PROBE_TIMEOUT_MS } from './probes.ts';
+
+/** How a service answered. */
+export interface Delivery {
+  readonly status: number;
+  /** 401 or 403. */
+  readonly refused: boolean;
+}
+
+/**
+ * Sends one GET with a token to a URL of a scope's service.
+ *
+ * @param options where the configuration comes from
+ * @param scope the scope whose service the URL belongs to
+ * @param url the service URL
+ * @param token the token to try (used as that scope's token for this one request)
+ * @param transport overrides the configured transport
+ * @returns the service's answer
+ * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` where the client refuses plain http; network errors as fetch throws them
+ */
+export async function deliver(
+  options: DoctorOptions,
+  scope: DoctorScope,
+  url: string,
+  token: string,
+  transport?: TokenTransport,
+): Promise<Delivery> {
+  const settings: AuthClientOptions = { env: options.env, envFile: options.envFile, logger: { warn: () => undefined }, transport };
+  const client = createAuthClient(scope === 'predict' ? { ...settings, predictToken: token } : { ...settings, token });
+  try {
+    const response = await client.authedFetch.get(url, { scope, retry: 0, throwHttpErrors: false, timeout: PROBE_TIMEOUT_MS });
+    await response.body?.cancel();
+    return { status: response.status, refused: response.status === 401 || response.status === 403 };
+  } catch (error) {
+    // Sent as a permanent token, a 401 is this error: a refusal like any other.
+    if (isAuthError(error) && error.code === ErrorCode.PERMANENT_TOKEN_REJECTED) return { status: 401, refused: true };
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * What to say when a token could not be delivered: the client's refusal with
+ * its fix, or the network failure.
+ *
+ * @param error what deliver threw
+ * @param url the service URL
+ * @param baseKey the variable naming it
+ * @returns the finding
+ */
+export function undelivered(error: unknown, url: string, baseKey: string): Outcome {
+  if (isAuthError(error) && error.code === ErrorCode.INSECURE_AUTH_URL) {
+    return fail(
+      `the client refuses to send a token over plain http to "${new URL(url).host}" (${baseKey}), so the doctor did not send it`,
+      `use an https ${baseKey}, or set SLICER_ALLOW_INSECURE_HTTP=1 if you accept the risk`,
+    );
+  }
+  const cause = networkCause(error) ?? (error as Error).message;
+  return fail(`cannot reach ${url} (${cause})`, `check ${baseKey} and that the service is up`);
+}

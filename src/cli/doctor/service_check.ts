@@ -1,0 +1,73 @@
+/**
+ * The doctor's service check: a scope's service accepts that scope's token; a
+ * refusal is explained (transport, swapped ids or base URLs, wrong id).
+ */
+import type { Config } from '../../config.ts';
+import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
+import { type Check, type DoctorScope, fail, ok, SCOPE_KEYS, scopeSettings, skip } from './check.ts';
+import { deliver, undelivered } from './deliver.ts';
+
+const other = (scope: DoctorScope): DoctorScope => (scope === 'slicer' ? 'predict' : 'slicer');
+
+/**
+ * The service check of one scope.
+ *
+ * @param scope the scope
+ * @returns the check (after the token requests: it uses their tokens)
+ */
+export function serviceCheck(scope: DoctorScope): Check {
+  const keys = SCOPE_KEYS[scope];
+  return {
+    id: `service-${scope}`,
+    name: `service (${scope})`,
+    async run(ctx) {
+      const config = ctx.config;
+      if (!config) return scope === 'slicer' ? skip('the configuration failed') : undefined;
+      const { serviceId, baseUrl, token: permanent } = scopeSettings(config, scope);
+      if (!serviceId) return undefined;
+      if (!baseUrl) return skip(`${keys.baseUrl} is not set`);
+      const scopeString = `service_id=${serviceId}`;
+      const token = ctx.grants.get(scopeString)?.token ?? permanent?.reveal();
+      if (!token) return skip('no token to try');
+      const started = performance.now();
+      let answer;
+      try {
+        answer = await deliver(ctx.options, scope, baseUrl, token);
+      } catch (error) {
+        return undelivered(error, baseUrl, keys.baseUrl);
+      }
+      const ms = Math.round(performance.now() - started);
+      if (!answer.refused) return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
+      if (config.transport === 'post' && !(await deliver(ctx.options, scope, baseUrl, token, 'header')).refused) {
+        return fail(`${baseUrl} refuses the token as a post argument but accepts the header`, 'set SLICER_TOKEN_TRANSPORT=header');
+      }
+      if (await acceptsOtherToken(ctx.options, config, scope, baseUrl, ctx.grants)) {
+        return fail(
+          `${baseUrl} refuses the ${scope} token (${answer.status}) but accepts the other scope's`,
+          `the service ids or base URLs are swapped: ${keys.baseUrl} must be the service that ${keys.serviceId} names`,
+        );
+      }
+      return fail(
+        `${baseUrl} refuses a freshly issued token for ${scopeString} (${answer.status})`,
+        `${keys.serviceId} does not name the service at ${keys.baseUrl}: correct one of them (or they are swapped)`,
+      );
+    },
+  };
+}
+
+/**
+ * Whether the service takes the other scope's token instead: tried only where
+ * that token may go (its own service's origin, or an allowed one).
+ */
+async function acceptsOtherToken(
+  options: Parameters<typeof deliver>[0],
+  config: Config,
+  scope: DoctorScope,
+  baseUrl: string,
+  grants: ReadonlyMap<string, { readonly token: string }>,
+): Promise<boolean> {
+  const { serviceId, baseUrl: otherBase } = scopeSettings(config, other(scope));
+  const token = serviceId === undefined ? undefined : grants.get(`service_id=${serviceId}`)?.token;
+  if (!token || !mayReceiveToken(baseUrl, tokenOrigins(otherBase, config.allowedOrigins))) return false;
+  return !(await deliver(options, scope, baseUrl, token)).refused;
+}

@@ -1,0 +1,54 @@
+/**
+ * The doctor's shared-store check. Read only unless `--write-check` is given:
+ * a Redis store is read (one GET of a doctor key), a cache file is only
+ * inspected (owner, mode, symlink); nothing is locked, written or deleted.
+ */
+import type { Config } from '../../config.ts';
+import { distrust } from '../../stores/file.ts';
+import { describeRedisUrl } from '../../stores/redis_url.ts';
+import { type Check, fail, ok, type Outcome, skip, warn } from './check.ts';
+
+/** The key the doctor reads (and, with `--write-check`, locks): no client ever uses it. */
+const PROBE_KEY = { authUrl: 'slicer-auth doctor', username: '', scope: 'probe' };
+
+/** The configured shared store, Redis or file. */
+export const storeCheck: Check = {
+  id: 'shared-store',
+  name: 'shared token store',
+  async run(ctx) {
+    const config = ctx.config;
+    if (!config) return skip('the configuration failed');
+    const redisUrl = config.tokenStore?.reveal();
+    if (redisUrl) return await redisCheck(redisUrl, config, ctx.options.writeCheck ?? false);
+    if (!config.tokenCacheFile) return ok('none configured (SLICER_TOKEN_CACHE, SLICER_TOKEN_STORE): each process requests its own tokens');
+    const why = distrust(config.tokenCacheFile);
+    if (why) {
+      return fail(`${config.tokenCacheFile}: ${why}`, `chmod 600 ${config.tokenCacheFile} as its owner, or remove it (it is recreated)`);
+    }
+    return ok(`file ${config.tokenCacheFile} (private to this user)`);
+  },
+};
+
+/** Redis answers a read (and, when asked, takes a lock released at once); says whether tokens are encrypted. */
+async function redisCheck(url: string, config: Config, writeCheck: boolean): Promise<Outcome> {
+  const { createRedisStore } = await import('../../stores/redis.ts');
+  const where = describeRedisUrl(url);
+  let store: Awaited<ReturnType<typeof createRedisStore>> | undefined;
+  try {
+    store = await createRedisStore({ url, key: config.tokenStoreKey });
+    await store.get(PROBE_KEY);
+    if (writeCheck) await (await store.lock(PROBE_KEY, 1_000))?.();
+  } catch (error) {
+    return fail(
+      `${where}: ${(error as Error).message}`,
+      'check SLICER_TOKEN_STORE and that Redis runs and accepts this client (tokens are fetched directly meanwhile)',
+    );
+  } finally {
+    await store?.close?.();
+  }
+  const reach = writeCheck ? 'reachable and writable' : 'reachable (read only; --write-check also takes and releases a lock)';
+  return config.tokenStoreKey ? ok(`${where} ${reach}; tokens encrypted at rest (SLICER_TOKEN_STORE_KEY)`) : warn(
+    `${where} ${reach}; tokens are stored in clear`,
+    'set SLICER_TOKEN_STORE_KEY so that whoever reads the database cannot read the tokens',
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The doctor's token request: one password grant per scope, never retried (so
+ * an account is not locked), checked against the contract (4.1), plus the
+ * clock skew against the server's `Date`.
+ */
+import { systemClock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { ErrorCode, isAuthError } from '../../errors.ts';
+import { processGrantResponse, sendGrantRequest } from '../../token_source.ts';
+import { type Check, type DoctorScope, fail, ok, type Outcome, SCOPE_KEYS, scopeSettings, skip, warn } from './check.ts';
+
+/** A clock difference above this is worth a warning: expiry is judged on the server's clock. */
+const MAX_SKEW_MS = 60_000;
+
+/**
+ * The token request of one scope.
+ *
+ * @param scope the scope
+ * @returns the check; it stores the grant in `ctx.grants` for the service check
+ */
+export function tokenRequestCheck(scope: DoctorScope): Check {
+  return {
+    id: `token-request-${scope}`,
+    name: `token request (${scope})`,
+    async run(ctx) {
+      const config = ctx.config;
+      // Without a configuration only the slicing scope, which every use needs, gets a line.
+      if (!config) return scope === 'slicer' ? skip('the configuration failed') : undefined;
+      const { serviceId, token } = scopeSettings(config, scope);
+      if (!serviceId) return undefined; // the scope is not configured: no line
+      if (!config.credentials) return skip(token ? `covered by ${SCOPE_KEYS[scope].token}` : 'no credentials');
+      if (!config.authUrl || ctx.failed.has('auth-dns') || ctx.failed.has('auth-tcp')) {
+        return skip('the authorization service cannot be reached');
+      }
+      const scopeString = `service_id=${serviceId}`;
+      const outcome = await tokenRequest(config, scopeString);
+      if (outcome.grant) ctx.grants.set(scopeString, outcome.grant);
+      return outcome.result;
+    },
+  };
+}
+
+/** One password grant and what it says. */
+async function tokenRequest(config: Config, scope: string) {
+  const credentials = config.credentials as NonNullable<Config['credentials']>;
+  const started = performance.now();
+  try {
+    const response = await sendGrantRequest({ ...credentials, fetch: (i, init) => fetch(i, init), clock: systemClock, retries: 0 }, scope);
+    const raw = await response.clone().text();
+    const date = Date.parse(response.headers.get('date') ?? '');
+    const grant = await processGrantResponse(response, scope, started, [credentials.password]);
+    const ms = Math.round(performance.now() - started);
+    const reason = `Bearer token for ${scope}, valid ${Math.round(grant.lifetime / 1000)} s, ${ms} ms`;
+    const skew = Number.isNaN(date) ? 0 : systemClock.wallNow() - date;
+    let result: Outcome = ok(reason);
+    if (typeof (JSON.parse(raw) as { expires_in?: unknown }).expires_in !== 'string') {
+      result = warn(
+        `${reason}; expires_in is a JSON number, documented as a string`,
+        'nothing to do here: the client accepts both; tell the service owners',
+      );
+    } else if (Math.abs(skew) > MAX_SKEW_MS) {
+      result = warn(`${reason}; this machine's clock is ${Math.round(skew / 1000)} s off the server's`, 'synchronise the clock (NTP)');
+    }
+    return { grant, result };
+  } catch (error) {
+    if (!isAuthError(error)) throw error;
+    const oauth = (error as { error?: string }).error;
+    const fixes: Partial<Record<string, string>> = {
+      [ErrorCode.TOKEN_REQUEST_REJECTED]: oauth === 'invalid_scope'
+        ? `${
+          scope.endsWith(config.predictServiceId ?? '\0') ? 'SLICER_PREDICT_SERVICE_ID' : 'SLICER_SERVICE_ID'
+        } is not a service this authorization service knows: correct it`
+        : 'check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while (the doctor tries once)',
+      [ErrorCode.TOKEN_RESPONSE_INVALID]:
+        "SLICER_AUTH_URL must be the authorization service's base address: its /oauth2/token/ answered something else",
+      [ErrorCode.TOKEN_ENDPOINT_REDIRECT]: 'use the exact https address of the authorization service in SLICER_AUTH_URL',
+      [ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE]: 'check that the authorization service is up and reachable, then run again',
+    };
+    return { grant: undefined, result: fail(error.message, fixes[error.code] ?? 'see the reason above') };
+  }
+}
