@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { type Finished, ROOT, runTs } from '../testing/processes.ts';
+import { listen } from '../sandbox/serve.ts';
 import { eventually } from '../testing/eventually.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 
@@ -87,6 +88,24 @@ describe('CLI: token and call against the sandbox', () => {
     });
     const json = await cli(['call', 'PUT', 'x', '--json', '{"a":1}']);
     assert.equal(json.code, 0);
+  });
+
+  test('call sends no token to another origin, and says so once on stderr', async () => {
+    const seen: (string | null)[] = [];
+    const other = await listen((request) => (seen.push(request.headers.get('authorization')), Response.json({ ok: true })));
+    try {
+      const run = await cli(['call', 'GET', `http://127.0.0.1:${other.port}/upload`]);
+      assert.equal(run.code, 0, run.err);
+      assert.deepEqual(seen, [null]);
+      assert.match(run.err, /Sent GET http:\/\/127\.0\.0\.1:\d+ without the token .* SLICER_ALLOWED_ORIGINS/);
+      const allowed = await cli(['call', 'GET', `http://127.0.0.1:${other.port}/upload`], {
+        SLICER_ALLOWED_ORIGINS: `http://127.0.0.1:${other.port}`,
+      });
+      assert.equal(allowed.code, 0, allowed.err);
+      assert.match(seen[1] ?? '', /^Bearer \S+$/, 'a listed origin receives it');
+    } finally {
+      await other.close();
+    }
   });
 
   test('call exits 1 when the service refuses', async () => {
