@@ -16,6 +16,7 @@ import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 const AUTH = 'https://auth.example';
 const SERVICES = { slicer: 'https://slicer.example/api', predict: 'https://predict.example:8443/v1' } as const;
 const LISTED = 'https://storage.example';
+const PASSWORD = 'Pa55-origin-binding-7c1e';
 
 /** What one request carried. */
 interface Sent {
@@ -46,7 +47,7 @@ function recordingClient(options: AuthClientOptions) {
     baseUrl: SERVICES.slicer,
     predictBaseUrl: SERVICES.predict,
     username: 'u',
-    password: 'pw',
+    password: PASSWORD,
     serviceId: 's',
     predictServiceId: 'p',
     fetch,
@@ -56,8 +57,8 @@ function recordingClient(options: AuthClientOptions) {
   return { client, sent, warnings };
 }
 
-/** Whether a request carried a token in any form: header, body field, or URL. */
-const carriesToken = (sent: Sent) => /TOKEN-/.test(`${sent.authorization} ${sent.body} ${sent.url}`);
+/** Whether a request carried a token (or the password) in any form: header, body field, or URL. */
+const carriesToken = (sent: Sent) => /TOKEN-|Pa55-origin/.test(`${sent.authorization} ${sent.body} ${decodeURIComponent(sent.url)}`);
 
 const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
 const path = fc.stringMatching(/^([a-z0-9._-][a-z0-9/._-]{0,19})?$/);
@@ -142,11 +143,13 @@ describe('origin binding', () => {
     );
   });
 
-  test("a scope's token never goes to the other scope's service", async () => {
+  test("a scope's token never goes to the other scope's service; the password goes to no service at all", async () => {
     const { client, sent } = recordingClient({});
     await client.authedFetch.get(`${SERVICES.predict}/jobs`, { scope: 'slicer' });
     await client.authedFetch.get(`${SERVICES.slicer}/jobs`, { scope: 'predict' });
     assert.deepEqual(sent.map(carriesToken), [false, false]);
+    await client.authedFetch.post(`${SERVICES.slicer}/jobs`, { body: new URLSearchParams({ a: '1' }) });
+    assert.ok(!JSON.stringify(sent).includes(PASSWORD), 'the password went only to the token endpoint');
   });
 
   test('SLICER_ALLOWED_ORIGINS: origins only, normalised; a path or a non-URL is a configuration error naming it', () => {
