@@ -6,7 +6,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import * as v from 'valibot';
 import { listen } from '../../sandbox/serve.ts';
-import { type Finished, freePort, runTs } from '../../testing/processes.ts';
+import { doctorSample, withSample } from '../../../scripts/readme_samples.ts';
+import { type Finished, freePort, ROOT, runTs } from '../../testing/processes.ts';
 import { redisRequired, startRedis } from '../../testing/redis_server.ts';
 import { type Harness, startHarness } from '../../testing/sandbox_harness.ts';
 
@@ -229,6 +230,13 @@ describe('slicer-auth doctor', () => {
       inspect.disconnect();
       await redis.stop();
     }
+  });
+
+  test("the README's doctor sample is what the doctor prints now (npm run docs:samples)", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const sample = await doctorSample(h.sandbox.env);
+    assert.match(sample, /✖ token request \(slicer\): .*invalid_grant/);
+    assert.equal(readme, withSample(readme, 'doctor', sample), 'README.md is stale: run npm run docs:samples');
   });
 
   test('a token is never sent where the client would refuse to: plain http to a non-loopback host is a finding with its fix', async () => {
