@@ -3,7 +3,7 @@
  * the sandbox's test controls, the TOKENS page, and a tracker that revokes
  * every permanent token a test created, in teardown, even when the test fails.
  */
-import process from 'node:process';
+import { readToolSettings } from '../src/tool_settings.ts';
 import { type APIRequestContext, type APIResponse, test as base, type TestDetails } from '@playwright/test';
 import { SECRET_ATTRIBUTE, TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { redact } from '../src/redact.ts';
@@ -50,7 +50,7 @@ export function probe(id: string, why: string): TestDetails {
 }
 
 /** Whether probe findings fail the run (`SLICER_CONTRACT_STRICT=1`). */
-export const STRICT = process.env.SLICER_CONTRACT_STRICT === '1';
+export const STRICT = readToolSettings().contractStrict;
 
 /**
  * Records what a probe found: nothing when the service behaves as expected,

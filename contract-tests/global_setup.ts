@@ -6,6 +6,7 @@
  */
 import process from 'node:process';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
+import { readToolSettings } from '../src/tool_settings.ts';
 import { liveConfigured, loadTarget } from './target.ts';
 
 /** Playwright global setup; returns the teardown. */
@@ -16,9 +17,10 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     return undefined;
   }
   // SLICER_SANDBOX_UI_VARIANT (0–3) serves an alternative UI: the suite must not know which one it faces.
-  const uiVariant = Number(process.env.SLICER_SANDBOX_UI_VARIANT ?? 0) as UiVariant;
+  const tools = readToolSettings();
+  const uiVariant = tools.sandboxUiVariant as UiVariant;
   const sandbox = await startSandbox({ testMode: true, uiVariant });
-  const violations = (process.env.SLICER_SANDBOX_VIOLATIONS ?? '').split(',').filter(Boolean);
+  const violations = tools.sandboxViolations;
   if (violations.length > 0) {
     const response = await fetch(`${sandbox.env.SLICER_AUTH_URL}/__test/settings`, {
       method: 'POST',

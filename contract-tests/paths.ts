@@ -2,13 +2,15 @@
  * Where the suite keeps its files (all git-ignored) and how long a saved
  * browser login is trusted.
  */
-import { readSetting } from '../src/env.ts';
+import { readToolSettings } from '../src/tool_settings.ts';
+
+const settings = readToolSettings();
 
 /** The browser's saved login, unless `SLICER_UI_STORAGE_STATE` names one. */
-export const STORAGE_STATE = readSetting('SLICER_UI_STORAGE_STATE') ?? '.auth/ui-state.json';
+export const STORAGE_STATE = settings.uiStorageState ?? '.auth/ui-state.json';
 
 /** A saved login older than a token's lifetime is redone. */
 export const STORAGE_STATE_MAX_AGE_MS = 3600_000;
 
 /** Reports folder: HTML report, JUnit file, failure artifacts. */
-export const REPORTS = readSetting('SLICER_CONTRACT_REPORTS') ?? 'reports/contract';
+export const REPORTS = settings.contractReports;

@@ -11,6 +11,7 @@ import process from 'node:process';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
+import { readToolSettings } from '../src/tool_settings.ts';
 import { REPORTS, STORAGE_STATE } from './paths.ts';
 import { liveConfigured } from './target.ts';
 
@@ -43,7 +44,7 @@ export default defineConfig({
   use: {
     // Traces record request headers, form bodies and typed values: the password and tokens.
     // Off unless asked for (SLICER_CONTRACT_TRACE=retain-on-failure) on a disposable account.
-    trace: process.env.SLICER_CONTRACT_TRACE === 'retain-on-failure' ? 'retain-on-failure' : 'off',
+    trace: readToolSettings().contractTrace,
     // The fixtures take failure screenshots themselves, with secrets masked.
     screenshot: 'off',
     video: 'off',

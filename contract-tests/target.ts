@@ -8,7 +8,8 @@
  */
 import process from 'node:process';
 import { type Config, type EnvInput, parseConfig, requireSettings } from '../src/config.ts';
-import { readEnv, readSetting } from '../src/env.ts';
+import { readEnv } from '../src/env.ts';
+import { readToolSettings } from '../src/tool_settings.ts';
 
 /** Settings of the service under test. */
 export interface Target {
@@ -42,7 +43,7 @@ export function liveConfigured(): boolean {
  * @throws {ConfigError} listing every missing or malformed variable of a live target
  */
 export function loadTarget(): Target {
-  const probePath = (readSetting('SLICER_CONTRACT_PROBE_PATH') ?? '').replace(/^\/+/, '');
+  const probePath = readToolSettings().contractProbePath;
   const sandbox = process.env.SLICER_CONTRACT_SANDBOX_ENV;
   // The sandbox's settings come from the global setup; a live target's from the environment and .env, read once.
   const values: EnvInput = sandbox ? (JSON.parse(sandbox) as EnvInput) : readEnv();

@@ -16,13 +16,14 @@ import { type ScopeInput, scopeKind } from './scope.ts';
 import { assertSafeUrl } from './url_policy.ts';
 import { type EnvKey, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
 
-/** How a token travels to the services (contract 5.1); `type-tests/` checks it against the schema. */
+/** How a token travels to the services (contract 5.1); `type-tests/` checks it against the schema (written out for JSR's explicit types). */
 export type TokenTransport = 'header' | 'post';
 
 /**
  * Settings given as client options; each overrides its variable.
- * Kept hand-written so editors show exact types; `type-tests/` checks that it
- * names exactly the settings of the table.
+ * Written out (not mapped from the table) so that editors show each option's
+ * doc and JSR sees explicit types; `type-tests/` checks that it has exactly the
+ * table's settings, each with the option type the table declares.
  */
 export interface SettingOptions {
   /** Base address of the authorization service. @default SLICER_AUTH_URL */

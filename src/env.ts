@@ -92,9 +92,10 @@ export function readEnvFile(path: string, explicit = false): Record<string, stri
 }
 
 /**
- * Collects the client's variables: the real environment first, then the env file.
+ * Collects variables: the real environment first, then the env file.
  *
  * @param options where to read from
+ * @param keys the variables to read: the client's settings unless told otherwise
  * @returns the non-empty values found, by key, with their source
  * @throws {ConfigError} `CONFIG_INVALID` when an explicit env file cannot be read
  * @example
@@ -103,13 +104,16 @@ export function readEnvFile(path: string, explicit = false): Record<string, stri
  * values.SLICER_AUTH_URL?.source; // { kind: 'environment' }
  * ```
  */
-export function readEnv(options: ReadEnvOptions = {}): EnvValues {
+export function readEnv<K extends string = EnvKey>(
+  options: ReadEnvOptions = {},
+  keys: readonly K[] = ENV_KEYS as readonly string[] as K[],
+): Partial<Record<K, Found>> {
   const real = options.env ?? process.env;
   const named = options.envFile ?? (options.env ? undefined : lookup(process.env, ENV_FILE_KEY)?.trim() || undefined);
   const path = named === false ? undefined : named ?? '.env';
   const file = path === undefined ? {} : readEnvFile(path, named !== undefined);
-  const values: EnvValues = {};
-  for (const key of ENV_KEYS) {
+  const values: Partial<Record<K, Found>> = {};
+  for (const key of keys) {
     const own = lookup(real, key);
     const found: Found | undefined = own !== undefined && own.trim() !== ''
       ? { value: own, source: { kind: 'environment' } }
@@ -119,17 +123,4 @@ export function readEnv(options: ReadEnvOptions = {}): EnvValues {
     if (found) values[key] = found;
   }
   return values;
-}
-
-/**
- * Reads one variable that is not the client's (e.g. `SLICER_UI_STORAGE_STATE`):
- * the environment first, then `.env`.
- *
- * @param name the variable
- * @param envFile the `.env` file
- * @returns its trimmed value, or undefined when unset or blank
- */
-export function readSetting(name: string, envFile = '.env'): string | undefined {
-  const value = process.env[name] ?? readEnvFile(envFile)[name];
-  return value?.trim() ? value.trim() : undefined;
 }

@@ -12,7 +12,8 @@ import * as v from 'valibot';
 import { DEFAULT_REFRESH_MARGIN_SECONDS } from './grant.ts';
 import { Secret } from './redact.ts';
 
-const message = (text: string) => () => text;
+/** A fixed message: valibot's own would quote the value, which may be a secret. */
+export const message = (text: string) => () => text;
 
 const httpUrl = v.pipe(
   v.string(),
@@ -30,9 +31,11 @@ export const ServiceIdSchema = v.pipe(
 );
 
 const secret = v.pipe(v.string(), v.transform((value) => new Secret(value)));
-const text = v.pipe(v.string(), v.trim());
+/** Text, trimmed. */
+export const text = v.pipe(v.string(), v.trim());
 
-const flag = v.pipe(
+/** 1/true/yes or 0/false/no, as a boolean. */
+export const flag = v.pipe(
   v.string(),
   v.trim(),
   v.toLowerCase(),
@@ -73,8 +76,8 @@ const transport = v.pipe(
   v.picklist(['header', 'post'] as const, message('expected "header" or "post"')),
 );
 
-/** One setting: its variable, schema and documentation. */
-export interface Setting<S extends v.GenericSchema = v.GenericSchema> {
+/** One setting: its variable, schema and documentation, and the type of its client option. */
+export interface Setting<S extends v.GenericSchema = v.GenericSchema, O = string> {
   /** The environment / `.env` variable. */
   readonly env: `SLICER_${string}`;
   /** Validates and normalises the string form; `v.optional` carries the default. */
@@ -87,14 +90,25 @@ export interface Setting<S extends v.GenericSchema = v.GenericSchema> {
   readonly secret?: boolean;
   /** The value `.env.example` shows, if any. */
   readonly example?: string;
+  /** Only its type matters: what the client option takes (a string unless said otherwise, see {@link optionOf}). */
+  readonly option?: O | undefined;
 }
 
-const setting = <S extends v.GenericSchema>(entry: Setting<S>): Setting<S> => entry;
+/**
+ * Declares the type a setting's client option takes, e.g. `option: optionOf<string | URL>()`.
+ *
+ * @returns nothing: the type is what counts
+ */
+export const optionOf = <O>(): O | undefined => undefined;
+
+/** Declares one setting, keeping its schema's exact type. */
+export const setting = <S extends v.GenericSchema, O = string>(entry: Setting<S, O>): Setting<S, O> => entry;
 
 /** Every setting of the client, keyed by option name. Adding a setting is one entry here plus its use. */
 export const SETTINGS = {
   authUrl: setting({
     env: 'SLICER_AUTH_URL',
+    option: optionOf<string | URL>(),
     defaults: 'needed unless permanent tokens cover every scope used',
     schema: v.optional(httpUrl),
     doc: 'Base address of the authorization service (token endpoint: {SLICER_AUTH_URL}/oauth2/token/).',
@@ -102,6 +116,7 @@ export const SETTINGS = {
   }),
   baseUrl: setting({
     env: 'SLICER_BASE_URL',
+    option: optionOf<string | URL>(),
     defaults: 'needed for relative paths',
     schema: v.optional(httpUrl),
     doc: 'Base address of the slicing service; relative authedFetch paths resolve against it.',
@@ -109,6 +124,7 @@ export const SETTINGS = {
   }),
   predictBaseUrl: setting({
     env: 'SLICER_PREDICT_BASE_URL',
+    option: optionOf<string | URL>(),
     defaults: 'optional',
     schema: v.optional(httpUrl),
     doc: 'Base address of the prediction service (optional; for scope "predict").',
@@ -154,6 +170,7 @@ export const SETTINGS = {
   }),
   transport: setting({
     env: 'SLICER_TOKEN_TRANSPORT',
+    option: optionOf<'header' | 'post'>(),
     defaults: '`header`',
     schema: v.optional(transport, 'header'),
     doc: 'How the token travels: header (Authorization: Bearer) or post (a `token` form field).',
@@ -161,18 +178,21 @@ export const SETTINGS = {
   }),
   refreshMarginSeconds: setting({
     env: 'SLICER_REFRESH_MARGIN_SECONDS',
+    option: optionOf<number>(),
     defaults: `\`${DEFAULT_REFRESH_MARGIN_SECONDS}\``,
     schema: v.optional(seconds),
     doc: `Refresh this many seconds before expiry (default ${DEFAULT_REFRESH_MARGIN_SECONDS}, capped at half the token lifetime).`,
   }),
   allowInsecureHttp: setting({
     env: 'SLICER_ALLOW_INSECURE_HTTP',
+    option: optionOf<boolean>(),
     defaults: 'off',
     schema: v.optional(flag, 'false'),
     doc: 'Set to 1 to allow the password and tokens over plain http to a non-loopback host (not recommended).',
   }),
   allowedOrigins: setting({
     env: 'SLICER_ALLOWED_ORIGINS',
+    option: optionOf<string | readonly string[]>(),
     defaults: 'none',
     schema: v.optional(origins),
     doc: "Other origins that may receive a scope's token, comma-separated (default: none; a token goes only to its service's origin).",
@@ -221,6 +241,9 @@ type Schemas = { readonly [K in SettingName]: (typeof SETTINGS)[K]['schema'] };
 export const SettingsSchema = v.object(
   Object.fromEntries(Object.entries(SETTINGS).map(([name, s]) => [name, s.schema])) as unknown as Schemas,
 );
+
+/** The client option type the table declares for a setting (see `type-tests/`). */
+export type OptionType<K extends SettingName> = (typeof SETTINGS)[K] extends Setting<v.GenericSchema, infer O> ? O : never;
 
 /** Validated settings, keyed by option name (inferred from the table). */
 export type Settings = v.InferOutput<typeof SettingsSchema>;

@@ -7,6 +7,7 @@ import { renderEnvExample, withSettingsTable } from '../scripts/settings_docs.ts
 import { createAuthClient } from './client.ts';
 import { parseConfig, secretsOf } from './config.ts';
 import { readEnv } from './env.ts';
+import { readToolSettings, TOOL_SETTINGS } from './tool_settings.ts';
 import { ConfigError } from './errors.ts';
 import { ENV_KEYS, SETTINGS } from './settings.ts';
 import { ROOT, runTs } from './testing/processes.ts';
@@ -22,8 +23,30 @@ describe('the settings table is the single source', () => {
     const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Using the module'));
     const rows = section.split('\n').filter((line) => line.startsWith('| `SLICER_'));
     const listed = rows.map((row) => /^\| `(SLICER_\w+)` \(`(\w+)`\)/.exec(row)?.slice(1, 3).join(' '));
-    assert.deepEqual(listed, Object.entries(SETTINGS).map(([option, s]) => `${s.env} ${option}`));
+    const tables = [...Object.entries(SETTINGS), ...Object.entries(TOOL_SETTINGS)];
+    assert.deepEqual(listed, tables.map(([option, s]) => `${s.env} ${option}`));
     assert.deepEqual(ENV_KEYS, Object.values(SETTINGS).map((s) => s.env));
+  });
+});
+
+describe('tool settings', () => {
+  test('are read from the environment, then .env, with defaults; a bad value names its variable and source', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'slicer-tools-')), '.env');
+    writeFileSync(file, 'SLICER_CONTRACT_SLOW=1\nSLICER_SANDBOX_VIOLATIONS=a, b\nSLICER_CONTRACT_STRICT=yes\n');
+    const tools = readToolSettings({ env: { SLICER_CONTRACT_STRICT: '0' }, envFile: file });
+    assert.equal(tools.contractSlow, true, 'from .env');
+    assert.equal(tools.contractStrict, false, 'the environment wins over .env');
+    assert.deepEqual(tools.sandboxViolations, ['a', 'b']);
+    assert.equal(tools.contractTarget, 'sandbox');
+    assert.equal(tools.contractReports, 'reports/contract');
+    assert.throws(
+      () => readToolSettings({ env: { SLICER_CONTRACT_TARGET: 'staging' }, envFile: false }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.match(error.message, /SLICER_CONTRACT_TARGET: expected "sandbox" or "live" \(from environment\)/);
+        return true;
+      },
+    );
   });
 });
 

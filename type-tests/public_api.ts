@@ -4,7 +4,7 @@
  * directive. Never run.
  */
 import { type AuthClientOptions, authedFetch, createAuthClient, getToken, type SettingOptions, type TokenTransport } from '../mod.ts';
-import type { SettingName, Settings } from '../src/settings.ts';
+import type { OptionType, SettingName, Settings } from '../src/settings.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 
@@ -13,6 +13,12 @@ export const transportMatchesSchema: Equal<TokenTransport, Settings['transport']
 
 /** The options interface names exactly the settings of the table. */
 export const optionsMatchTable: Equal<keyof SettingOptions, SettingName> = true;
+
+/** Each option has the type its table entry declares. */
+export const optionTypesMatchTable: Equal<
+  { [K in SettingName]-?: Exclude<SettingOptions[K], undefined> },
+  { [K in SettingName]: OptionType<K> }
+> = true;
 
 /** Wrong options and misspelt scopes do not compile. */
 export function misuse(): void {

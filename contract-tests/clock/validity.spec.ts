@@ -5,8 +5,8 @@
  * SLICER_CONTRACT_SLOW=1). These tests move the sandbox clock, so they run
  * alone, after the other projects (project `clock`).
  */
-import process from 'node:process';
 import { clause, expect, refused, test } from '../fixtures.ts';
+import { readToolSettings } from '../../src/tool_settings.ts';
 
 test(
   '5.2/8: a temporary token is accepted at 3599 s and refused after 3600 s (sandbox clock)',
@@ -26,7 +26,7 @@ test(
   clause('5.2/8 validity', '@slow'),
   async ({ api, target }) => {
     test.skip(!target.live, 'the sandbox variant above checks this in seconds');
-    test.skip(process.env.SLICER_CONTRACT_SLOW !== '1', 'opt-in: set SLICER_CONTRACT_SLOW=1 (waits over an hour)');
+    test.skip(!readToolSettings().contractSlow, 'opt-in: set SLICER_CONTRACT_SLOW=1 (waits over an hour)');
     test.setTimeout(2 * 3600_000);
     const token = await api.issue();
     const issuedAt = Date.now();

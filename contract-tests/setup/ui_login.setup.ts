@@ -8,11 +8,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname } from 'node:path';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
 import { clause, expect, test } from '../fixtures.ts';
-import { readSetting } from '../../src/env.ts';
+import { readToolSettings } from '../../src/tool_settings.ts';
 import { STORAGE_STATE, STORAGE_STATE_MAX_AGE_MS } from '../paths.ts';
 
 test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 creating step 1'), async ({ page, target }) => {
-  test.skip(Boolean(readSetting('SLICER_UI_STORAGE_STATE')), 'SLICER_UI_STORAGE_STATE is used as it is');
+  test.skip(readToolSettings().uiStorageState !== undefined, 'SLICER_UI_STORAGE_STATE is used as it is');
   const meta = `${STORAGE_STATE}.meta.json`;
   const owner = `${target.authUrl} ${target.username}`;
   if (existsSync(STORAGE_STATE) && existsSync(meta)) {

@@ -7,6 +7,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import process from 'node:process';
 import { chromium, type LaunchOptions } from '@playwright/test';
+import { readToolSettings } from '../tool_settings.ts';
 
 /** Chromium flags that stop background traffic to the vendor's servers. */
 export const OFFLINE_FLAGS = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
@@ -23,17 +24,16 @@ function executable(path: string): boolean {
 /**
  * Finds a Chromium to launch.
  *
- * @param env the environment (for `SLICER_CHROMIUM_PATH` and `PATH`)
+ * @param env the environment (for `PATH` and `SLICER_CHROMIUM_PATH`, which `.env` may also set)
  * @returns the executable path, or undefined for Playwright's own
  * @throws Error naming what to install when none is found
  */
 export function chromiumPath(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
   if (executable(chromium.executablePath())) return undefined;
-  if (env.SLICER_CHROMIUM_PATH) {
-    if (!executable(env.SLICER_CHROMIUM_PATH)) {
-      throw new Error(`SLICER_CHROMIUM_PATH="${env.SLICER_CHROMIUM_PATH}" is not an executable file`);
-    }
-    return env.SLICER_CHROMIUM_PATH;
+  const configured = readToolSettings({ env }).chromiumPath; // the environment, then .env
+  if (configured) {
+    if (!executable(configured)) throw new Error(`SLICER_CHROMIUM_PATH="${configured}" is not an executable file`);
+    return configured;
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     for (const name of ['chromium', 'chromium-browser']) {

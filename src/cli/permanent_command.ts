@@ -7,7 +7,8 @@
 import { parseArgs } from 'node:util';
 import { parseConfig, requireSettings } from '../config.ts';
 import { serviceIdOf } from '../scope.ts';
-import { readEnv, readSetting } from '../env.ts';
+import { readEnv } from '../env.ts';
+import { readToolSettings } from '../tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
@@ -66,7 +67,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
     if (scope === 'slicer' || scope === 'predict') requireSettings(config, { scope }, `use --scope ${scope}`);
     return id;
   });
-  const storageState = readSetting('SLICER_UI_STORAGE_STATE');
+  const storageState = readToolSettings().uiStorageState;
   const login = config.username && config.password ? { username: config.username, password: config.password.reveal() } : undefined;
 
   const [{ chromium }, { chromiumLaunchOptions }, { TokensPage }] = await Promise.all([

@@ -5,6 +5,7 @@
 import type { Config } from '../../config.ts';
 import type { ReadEnvOptions } from '../../env.ts';
 import type { Grant } from '../../grant.ts';
+import { SETTINGS } from '../../settings.ts';
 
 /** How a check ended: ✔ ok, ✖ fail, ! warn, – skip. */
 export type Status = 'ok' | 'fail' | 'warn' | 'skip';
@@ -57,8 +58,8 @@ export interface Check {
 
 /** The two scopes the doctor knows, with their settings' variable names. */
 export const SCOPE_KEYS = {
-  slicer: { serviceId: 'SLICER_SERVICE_ID', baseUrl: 'SLICER_BASE_URL', token: 'SLICER_TOKEN' },
-  predict: { serviceId: 'SLICER_PREDICT_SERVICE_ID', baseUrl: 'SLICER_PREDICT_BASE_URL', token: 'SLICER_PREDICT_TOKEN' },
+  slicer: { serviceId: SETTINGS.serviceId.env, baseUrl: SETTINGS.baseUrl.env, token: SETTINGS.token.env },
+  predict: { serviceId: SETTINGS.predictServiceId.env, baseUrl: SETTINGS.predictBaseUrl.env, token: SETTINGS.predictToken.env },
 } as const;
 
 /** A scope the doctor checks. */
