@@ -1,0 +1,99 @@
+/**
+ * The sandbox's test-mode knobs: faults the token endpoint plays, the
+ * lifetime of new tokens, and deliberate contract violations, so the
+ * contract suite can show that it catches each one.
+ */
+
+/** Lifetime of a temporary token, contract 5.2 / 8. */
+export const TOKEN_LIFETIME_SECONDS = 3600;
+
+/** Deliberate contract violations, settable only in test mode. */
+export const VIOLATIONS = [
+  /** expires_in sent as a JSON number instead of the documented string. */
+  'numeric-expires-in',
+  /** token_type other than Bearer. */
+  'wrong-token-type',
+  /** The response names another scope than the one requested. */
+  'wrong-scope-echo',
+  /** The same access token is returned on every call. */
+  'reused-token',
+  /** Tokens work for both services whatever their scope. */
+  'scope-ignored',
+  /** The `token` post argument is not accepted. */
+  'post-token-ignored',
+  /** Temporary tokens never expire. */
+  'no-expiry',
+  /** Revoking a permanent token does not stop it working. */
+  'revoke-noop',
+  /** A JSON body is accepted by the token endpoint (a probe finding, not a rule violation). */
+  'json-accepted',
+  /** A request without scope gets a slicing-service token (a probe finding, as some real servers do). */
+  'default-scope',
+] as const;
+
+/** One of {@link VIOLATIONS}. */
+export type Violation = (typeof VIOLATIONS)[number];
+
+/** A fault the token endpoint plays instead of (or before) its normal answer. */
+export interface Fault {
+  /** Status to answer with; without it the normal answer follows the delay. */
+  status?: number | undefined;
+  /** Delay before answering, ms. */
+  delayMs?: number | undefined;
+  /** Raw body to answer with. */
+  body?: string | undefined;
+  /** Content type of that body. */
+  contentType?: string | undefined;
+  /** Extra headers, e.g. `Retry-After`. */
+  headers?: Record<string, string> | undefined;
+  /** How many requests it applies to. */
+  times: number;
+}
+
+/** The knobs. */
+export interface TestKnobs {
+  /** Takes the next fault for the token endpoint, if any. */
+  takeFault(): Fault | undefined;
+  /** Queues a fault for the token endpoint. */
+  addFault(fault: Fault): void;
+  /** The lifetime of tokens issued from now on, seconds. */
+  lifetimeSeconds(): number;
+  /** Sets that lifetime. */
+  setLifetime(seconds: number): void;
+  /** Switches on exactly these contract violations. */
+  setViolations(names: readonly Violation[]): void;
+  /** Whether a violation is on. */
+  violates(name: Violation): boolean;
+  /** No fault, the documented lifetime, no violation. */
+  reset(): void;
+}
+
+/** @returns knobs at their defaults */
+export function createTestKnobs(): TestKnobs {
+  const faults: Fault[] = [];
+  const violations = new Set<Violation>();
+  let lifetime = TOKEN_LIFETIME_SECONDS;
+  return {
+    takeFault() {
+      const fault = faults[0];
+      if (!fault) return undefined;
+      if (--fault.times <= 0) faults.shift();
+      return fault;
+    },
+    addFault: (fault) => void faults.push(fault),
+    lifetimeSeconds: () => lifetime,
+    setLifetime(seconds) {
+      lifetime = seconds;
+    },
+    setViolations(names) {
+      violations.clear();
+      for (const name of names) violations.add(name);
+    },
+    violates: (name) => violations.has(name),
+    reset() {
+      faults.length = 0;
+      violations.clear();
+      lifetime = TOKEN_LIFETIME_SECONDS;
+    },
+  };
+}
