@@ -5,13 +5,15 @@
  * Sec-Fetch-Site) on form posts, and the script's calls must be JSON (a
  * cross-site page cannot send that without a CORS preflight).
  */
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
+import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
 import { type Session, SESSION_MAX_MS, type Store } from './store.ts';
 import { UI_CSS, UI_JS } from './ui_assets.ts';
 import { UI_VARIANTS, type UiStyle } from './ui_variants.ts';
+import { LoginForm, NewTokenBody, validated } from './ui_forms.ts';
 import { homeView, loginView, page, securityView, sessionsView, tokensView } from './ui_views.ts';
 
 const COOKIE = 'sandbox_session';
@@ -23,11 +25,13 @@ function safeNext(value: unknown): string {
   return typeof value === 'string' && /^\/(?!\/)[\w\-./?=&%]*$/.test(value) ? value : '/';
 }
 
-function requireJson(c: Context): void {
+/** The script's calls are JSON only: a cross-site page cannot send that without a CORS preflight. */
+const jsonOnly = createMiddleware(async (c, next) => {
   if (!c.req.header('content-type')?.toLowerCase().startsWith('application/json')) {
     throw new HTTPException(415, { message: 'Send application/json' });
   }
-}
+  await next();
+});
 
 /**
  * Routes of the UI.
@@ -52,13 +56,9 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
     return c.html(page('Account', session.username, homeView(session.username, style)));
   });
 
-  app.post('/login', async (c) => {
-    const form = await c.req.parseBody().catch(() => {
-      throw new HTTPException(400, { message: 'Send the login form' });
-    });
-    const next = safeNext(form.next);
-    const username = typeof form.username === 'string' ? form.username : '';
-    const password = typeof form.password === 'string' ? form.password : '';
+  app.post('/login', validated('form', LoginForm), (c) => {
+    const { username, password, next: asked } = c.req.valid('form');
+    const next = safeNext(asked);
     const result = store.login(username, password);
     if (result !== 'ok') {
       const message = result === 'locked' ? 'Too many failed attempts. Try again in a few minutes.' : 'Invalid username or password.';
@@ -110,32 +110,22 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
     return c.html(page('Sessions', username, sessionsView(store.sessionsOf(username), id, store.list(username, 'temporary'), style)));
   });
 
-  app.post('/security/tokens', async (c) => {
-    requireJson(c);
-    const body: unknown = await c.req.json().catch(() => undefined);
-    const { name, scopes } = (typeof body === 'object' && body !== null ? body : {}) as { name?: unknown; scopes?: unknown };
-    if (typeof name !== 'string' || name.trim() === '' || name.length > 200) {
-      return c.json({ error: 'Enter a name (up to 200 characters).' }, 400);
-    }
-    if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string')) {
-      return c.json({ error: 'Add at least one scope.' }, 400);
-    }
+  app.post('/security/tokens', jsonOnly, validated('json', NewTokenBody), (c) => {
+    const { name, scopes } = c.req.valid('json');
     const known = Object.values(store.serviceIds);
     const wrong = scopes.find((s) => !known.includes(s));
     if (wrong !== undefined) {
       return c.json({ error: `Incorrect scope "${wrong}": enter a service identifier (${known.join(' or ')}).` }, 400);
     }
-    const { value, record } = store.issuePermanent(c.var.session.username, name.trim(), [...new Set(scopes as string[])]);
+    const { value, record } = store.issuePermanent(c.var.session.username, name, scopes);
     return c.json({ id: record.id, name: record.name, token: value }, 201, { 'cache-control': 'no-store' });
   });
 
-  app.post('/security/tokens/:id/revoke', (c) => {
-    requireJson(c);
+  app.post('/security/tokens/:id/revoke', jsonOnly, (c) => {
     if (!store.revoke(c.var.session.username, c.req.param('id'))) throw new HTTPException(404, { message: 'No such token' });
     return c.json({ revoked: true });
   });
-  app.post('/security/sessions/:id/revoke', (c) => {
-    requireJson(c);
+  app.post('/security/sessions/:id/revoke', jsonOnly, (c) => {
     if (!store.closeSession(c.var.session.username, c.req.param('id'))) throw new HTTPException(404, { message: 'No such session' });
     return c.json({ closed: true });
   });
