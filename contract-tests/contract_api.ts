@@ -1,0 +1,145 @@
+/**
+ * The suite's HTTP helper: calls the token endpoint and the services with a
+ * token presented each documented way, keeping every password and token out
+ * of error messages (Playwright's call logs list headers and bodies).
+ */
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { redact } from '../src/redact.ts';
+import type { Target } from './target.ts';
+
+/** The two services of the contract. */
+export type Service = 'slicer' | 'predict';
+
+/** How a call presents its token: header, post argument (form or multipart body), a raw Authorization value, or nothing. */
+export type Presentation =
+  | { header: string }
+  | { post: string; encoding?: 'form' | 'multipart' }
+  | { rawAuthorization: string }
+  | undefined;
+
+/** What a call answered. */
+export interface Answer {
+  readonly status: number;
+  readonly text: string;
+  readonly contentType: string;
+}
+
+/**
+ * Calls the services and the token endpoint, keeping every password and token
+ * out of error messages and annotations (Playwright's call logs list request
+ * headers and bodies).
+ */
+export class ContractApi {
+  readonly #request: APIRequestContext;
+  readonly #secrets = new Set<string>();
+  readonly target: Target;
+
+  /**
+   * @param request Playwright's request context
+   * @param target the service under test
+   */
+  constructor(request: APIRequestContext, target: Target) {
+    this.#request = request;
+    this.target = target;
+    this.#secrets.add(target.password);
+  }
+
+  /** Replaces every known secret in a text. */
+  redact(text: string): string {
+    return redact(text, this.#secrets);
+  }
+
+  /** Registers a value to redact from now on. */
+  secret(value: string): string {
+    this.#secrets.add(value);
+    return value;
+  }
+
+  async #answer(send: () => Promise<APIResponse>): Promise<Answer> {
+    let response: APIResponse;
+    try {
+      response = await send();
+    } catch (error) {
+      throw new Error(this.redact((error as Error).message));
+    }
+    return { status: response.status(), text: await response.text(), contentType: response.headers()['content-type'] ?? '' };
+  }
+
+  /** The scope value of a service (contract 4.1). */
+  scope(service: Service): string {
+    const id = service === 'slicer' ? this.target.serviceId : this.target.predictServiceId;
+    if (!id) throw new Error('SLICER_PREDICT_SERVICE_ID is not set');
+    return `service_id=${id}`;
+  }
+
+  /** The documented request fields for a valid grant. */
+  goodGrant(service: Service = 'slicer'): Record<string, string> {
+    return { grant_type: 'password', username: this.target.username, password: this.target.password, scope: this.scope(service) };
+  }
+
+  /**
+   * POSTs form fields to `{auth_url}/oauth2/token/` with the content type set explicitly (4.1).
+   * @param fields the form fields; undefined ones are left out
+   */
+  grant(fields: Record<string, string | undefined>): Promise<Answer> {
+    const form = new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return this.grantBody(form.toString(), 'application/x-www-form-urlencoded');
+  }
+
+  /**
+   * POSTs a raw body to the token endpoint (probes: duplicates, JSON).
+   * @param body the body as sent
+   * @param contentType its content type
+   */
+  grantBody(body: string, contentType: string): Promise<Answer> {
+    return this.#answer(() =>
+      this.#request.post(`${this.target.authUrl}/oauth2/token/`, {
+        data: body,
+        headers: { 'content-type': contentType },
+        failOnStatusCode: false,
+      })
+    );
+  }
+
+  /**
+   * Gets a temporary token for a service, registered as a secret.
+   * @throws Error (redacted) when no token is issued
+   */
+  async issue(service: Service = 'slicer'): Promise<string> {
+    const answer = await this.grant(this.goodGrant(service));
+    const token = answer.status === 200 ? (JSON.parse(answer.text) as { access_token?: unknown }).access_token : undefined;
+    if (typeof token !== 'string' || !token) {
+      throw new Error(`No token issued for ${service}: ${answer.status} ${this.redact(answer.text).slice(0, 200)}`);
+    }
+    return this.secret(token);
+  }
+
+  /** Base URL of a service, if configured. */
+  baseUrl(service: Service): string | undefined {
+    return service === 'slicer' ? this.target.baseUrl : this.target.predictBaseUrl;
+  }
+
+  /**
+   * Calls a service at the probe path with a token presented one way.
+   * @param service which service
+   * @param presentation header, post argument, a raw Authorization value, or nothing
+   */
+  call(service: Service, presentation: Presentation): Promise<Answer> {
+    const url = `${this.baseUrl(service)}/${this.target.probePath}`;
+    if (presentation && 'post' in presentation) {
+      const body = presentation.encoding === 'multipart'
+        ? { multipart: { token: presentation.post } }
+        : { form: { token: presentation.post } };
+      return this.#answer(() => this.#request.post(url, { ...body, failOnStatusCode: false }));
+    }
+    const headers: Record<string, string> = {};
+    if (presentation && 'header' in presentation) headers.authorization = `Bearer ${presentation.header}`;
+    if (presentation && 'rawAuthorization' in presentation) headers.authorization = presentation.rawAuthorization;
+    return this.#answer(() => this.#request.get(url, { headers, failOnStatusCode: false }));
+  }
+}
+
+/** True for an answer that refuses access (contract 5.1 gives no status; 401 and 403 are the HTTP ways). */
+export function refused(answer: Answer): boolean {
+  return answer.status === 401 || answer.status === 403;
+}
