@@ -1,16 +1,37 @@
 /**
- * The compliance report: one row per clause of `docs/contract.md` and kind
- * (contract rule or strictness probe) — how many checks, how many passed,
- * failed, were skipped or warned, a one-line reason for anything not passed,
- * and what the checks cover. Written to the console, to
- * `<reports>/compliance.md` and `<reports>/compliance.html` (self-contained),
- * and to `$GITHUB_STEP_SUMMARY` when set, with the failing clauses named first.
+ * The compliance report. It names what was checked — the target (origins
+ * only), the run id, the suite's version, start and end, the shard or the
+ * merge — then one row per clause of `docs/contract.md` and kind (contract
+ * rule or strictness probe): passed, failed (with the failing tests), or not
+ * checked and why, with counts and what the checks cover. Written to the
+ * console, to `<reports>/compliance.json`, `.md` and `.html`
+ * (self-contained), and to `$GITHUB_STEP_SUMMARY` when set.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import process from 'node:process';
-import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { packageRoot, packageVersion } from '../src/package_info.ts';
 import { REPORTS } from './paths.ts';
+
+/** What a run checked, for the report's head. */
+export interface RunFacts {
+  /** The target line (kind and origins), as the tests noted it. */
+  target: string;
+  /** Whether the target was a live service. */
+  live: boolean;
+  /** The run id the tests' permanent tokens carry. */
+  runId: string;
+  /** slicer-auth version of the suite. */
+  version: string;
+  startedAt: string;
+  endedAt: string;
+  /** `shard 1/2`, `merged` or `whole run`. */
+  part: string;
+}
+
+/** How a clause fared. */
+export type ClauseStatus = 'passed' | 'failed' | 'not checked';
 
 /** One row of the report. */
 export interface ComplianceRow {
@@ -23,6 +44,10 @@ export interface ComplianceRow {
   warned: number;
   reasons: string[];
   covers: string[];
+  /** Passed, failed (a check failed), or not checked (every check skipped). */
+  status: ClauseStatus;
+  /** Titles of the failed tests. */
+  failedTests: string[];
 }
 
 /** The anchor GitHub gives a heading of `docs/contract.md`. */
@@ -50,7 +75,19 @@ export function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
     const kind = annotations.some((a) => a.type === 'kind' && a.description === 'probe') ? 'probe' : 'rule';
     const key = `${clause}\u0000${kind}`;
     const row = rows.get(key) ??
-      { clause, kind, checks: 0, passed: 0, failed: 0, skipped: 0, warned: 0, reasons: [], covers: [] } satisfies ComplianceRow;
+      {
+        clause,
+        kind,
+        checks: 0,
+        passed: 0,
+        failed: 0,
+        skipped: 0,
+        warned: 0,
+        reasons: [],
+        covers: [],
+        status: 'passed',
+        failedTests: [],
+      } satisfies ComplianceRow;
     rows.set(key, row);
     row.checks++;
     for (const a of annotations) {
@@ -63,12 +100,14 @@ export function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
       row.reasons.push(`skipped: ${annotations.find((a) => a.type === 'skip')?.description ?? test.title}`);
     } else if (outcome === 'unexpected') {
       row.failed++;
+      row.failedTests.push(test.title);
       row.reasons.push(`${test.title}: ${firstLine(last?.error?.message ?? 'failed')}`);
     } else if (warning) {
       row.warned++;
       row.reasons.push(`warning: ${warning}`);
     } else row.passed++;
   }
+  for (const row of rows.values()) row.status = row.failed > 0 ? 'failed' : row.skipped === row.checks ? 'not checked' : 'passed';
   return [...rows.values()].sort((a, b) => a.clause.localeCompare(b.clause, 'en', { numeric: true }) || a.kind.localeCompare(b.kind));
 }
 
@@ -79,13 +118,14 @@ export function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
  * @param link how a clause links to its text (undefined: no link)
  * @returns the Markdown text
  */
-export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (clause: string) => string): string {
+export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (clause: string) => string, facts?: RunFacts): string {
   const failing = [...new Set(rows.filter((r) => r.failed > 0).map((r) => r.clause))];
   const warned = [...new Set(rows.filter((r) => r.warned > 0).map((r) => r.clause))];
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   return [
     '## Contract compliance',
     '',
+    ...(facts ? [...factLines(facts).map((line) => `- ${line}`), ''] : []),
     failing.length ? `**Failing clauses:** ${failing.join(', ')}` : '**No contract rule failed.**',
     warned.length
       ? `**Probe warnings:** ${
@@ -93,12 +133,12 @@ export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (claus
       } (behaviour the contract does not state; never fails the run unless SLICER_CONTRACT_STRICT=1)`
       : '',
     '',
-    '| Clause | Kind | Checks | Passed | Failed | Skipped | Warned | Covers | Not passed, and why |',
-    '|---|---|---:|---:|---:|---:|---:|---|---|',
+    '| Clause | Kind | Status | Checks | Passed | Failed | Skipped | Warned | Covers | Not passed, and why |',
+    '|---|---|---|---:|---:|---:|---:|---:|---|---|',
     ...rows.map((r) =>
       `| ${
         link ? `[${r.clause}](${link(r.clause)})` : r.clause
-      } | ${r.kind} | ${r.checks} | ${r.passed} | ${r.failed} | ${r.skipped} | ${r.warned} | ${cell(r.covers.join(', '))} | ${
+      } | ${r.kind} | ${r.status} | ${r.checks} | ${r.passed} | ${r.failed} | ${r.skipped} | ${r.warned} | ${cell(r.covers.join(', '))} | ${
         cell(r.reasons.join('; '))
       } |`
     ),
@@ -106,28 +146,84 @@ export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (claus
   ].join('\n');
 }
 
+/** The report head's lines. */
+function factLines(facts: RunFacts): string[] {
+  return [
+    `Target: ${facts.target}`,
+    `Run: ${facts.runId} (${facts.part})`,
+    `Suite: slicer-auth ${facts.version}`,
+    `From ${facts.startedAt} to ${facts.endedAt}`,
+  ];
+}
+
+/**
+ * What a run checked, from its tests' notes and the run's times.
+ *
+ * @param tests the run's tests (each notes the target and run id)
+ * @param result the run's result (start and duration)
+ * @param part which part of a run this report covers
+ * @returns the facts
+ */
+export function runFacts(tests: readonly TestCase[], result: Pick<FullResult, 'startTime' | 'duration'>, part: string): RunFacts {
+  const note = (type: string) => {
+    for (const test of tests) {
+      const found = [...test.annotations, ...(test.results.at(-1)?.annotations ?? [])].find((a) => a.type === type)?.description;
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const target = note('target') ?? 'not reached (no test ran)';
+  return {
+    target,
+    live: target.startsWith('live'),
+    runId: note('run') ?? process.env.SLICER_CONTRACT_RUN_ID ?? 'unknown',
+    version: packageVersion(),
+    startedAt: result.startTime.toISOString(),
+    endedAt: new Date(result.startTime.getTime() + result.duration).toISOString(),
+    part,
+  };
+}
+
+/** Options of the reporter (in the Playwright config). */
+export interface ComplianceReporterOptions {
+  /** Set by the merge config: this report merges the shards' blobs. */
+  merged?: boolean;
+}
+
 /** Playwright reporter writing the compliance report. */
 export default class ComplianceReporter implements Reporter {
   #suite: Suite | undefined;
+  #part = 'whole run';
+  readonly #merged: boolean;
 
-  /** Keeps the root suite, to read every test at the end. */
-  onBegin(_config: FullConfig, suite: Suite): void {
+  /** @param options `merged` for the merge of shards */
+  constructor(options: ComplianceReporterOptions = {}) {
+    this.#merged = options.merged ?? false;
+  }
+
+  /** Keeps the root suite, to read every test at the end, and which part of a run this is. */
+  onBegin(config: FullConfig, suite: Suite): void {
     this.#suite = suite;
+    this.#part = this.#merged ? 'merged shards' : config.shard ? `shard ${config.shard.current}/${config.shard.total}` : 'whole run';
   }
 
   /** Writes the report to the console, the reports folder and the GitHub job summary. */
-  onEnd(): void {
-    const rows = complianceRows(this.#suite?.allTests() ?? []);
+  onEnd(result: FullResult): void {
+    const tests = this.#suite?.allTests() ?? [];
+    const rows = complianceRows(tests);
+    const facts = runFacts(tests, result, this.#part);
     const folder = resolve(REPORTS);
     mkdirSync(folder, { recursive: true });
-    const contract = relative(folder, resolve('docs/contract.md')).split('\\').join('/');
-    const markdown = complianceMarkdown(rows, (clause) => `${contract}#${anchor(clause)}`);
+    const contract = relative(folder, join(packageRoot(), 'docs', 'contract.md')).split('\\').join('/');
+    const markdown = complianceMarkdown(rows, (clause) => `${contract}#${anchor(clause)}`, facts);
     writeFileSync(join(folder, 'compliance.md'), markdown);
-    writeFileSync(join(folder, 'compliance.html'), html(rows, contract));
-    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, complianceMarkdown(rows));
+    writeFileSync(join(folder, 'compliance.html'), html(rows, contract, facts));
+    writeFileSync(join(folder, 'compliance.json'), `${JSON.stringify({ ...facts, clauses: rows }, null, 2)}\n`);
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, complianceMarkdown(rows, undefined, facts));
     console.log(
       [
         '',
+        ...factLines(facts),
         'Contract compliance (clause · kind · passed/checks · failed · skipped · warned):',
         ...rows.map((r) =>
           `  ${
@@ -136,7 +232,7 @@ export default class ComplianceReporter implements Reporter {
             r.failed || r.warned ? ` — ${r.reasons.find((x) => !x.startsWith('skipped')) ?? ''}` : ''
           }`
         ),
-        `Report: ${join(REPORTS, 'compliance.md')} and compliance.html`,
+        `Report: ${join(REPORTS, 'compliance.md')}, compliance.html and compliance.json`,
       ].join('\n'),
     );
   }
@@ -147,11 +243,11 @@ export default class ComplianceReporter implements Reporter {
   }
 }
 
-function html(rows: readonly ComplianceRow[], contract: string): string {
+function html(rows: readonly ComplianceRow[], contract: string, facts: RunFacts): string {
   const body = rows.map((r) =>
     `<tr class="${r.failed ? 'failed' : r.warned ? 'warned' : 'passed'}"><td><a href="${escapeHtml(contract)}#${anchor(r.clause)}">${
       escapeHtml(r.clause)
-    }</a></td><td>${r.kind}</td><td>${r.checks}</td><td>${r.passed}</td><td>${r.failed}</td><td>${r.skipped}</td><td>${r.warned}</td><td>${
+    }</a></td><td>${r.kind}</td><td>${r.status}</td><td>${r.checks}</td><td>${r.passed}</td><td>${r.failed}</td><td>${r.skipped}</td><td>${r.warned}</td><td>${
       escapeHtml(r.covers.join(', '))
     }</td><td>${escapeHtml(r.reasons.join('; '))}</td></tr>`
   ).join('\n');
@@ -159,7 +255,8 @@ function html(rows: readonly ComplianceRow[], contract: string): string {
 body{font:14px/1.5 system-ui,sans-serif;margin:24px;color:#1c2433}table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #e3e8f0;padding:6px 8px;text-align:left;vertical-align:top}th{font-size:12px;text-transform:uppercase;color:#5b6678}
 tr.failed td:first-child{border-left:4px solid #c62f3b}tr.warned td:first-child{border-left:4px solid #d29b00}tr.passed td:first-child{border-left:4px solid #1d8a55}
-</style></head><body><h1>Contract compliance</h1><table><thead><tr><th>Clause</th><th>Kind</th><th>Checks</th><th>Passed</th><th>Failed</th>
+</style></head><body><h1>Contract compliance</h1><ul>${factLines(facts).map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+<table><thead><tr><th>Clause</th><th>Kind</th><th>Status</th><th>Checks</th><th>Passed</th><th>Failed</th>
 <th>Skipped</th><th>Warned</th><th>Covers</th><th>Not passed, and why</th></tr></thead><tbody>
 ${body}
 </tbody></table></body></html>

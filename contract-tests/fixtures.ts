@@ -4,19 +4,18 @@
  * every permanent token a test created, in teardown, even when the test fails.
  * Specs import everything they need from here.
  */
+import process from 'node:process';
 import { test as base } from '@playwright/test';
+import { runTokenName } from '../src/auth_ui/run_tokens.ts';
 import { SECRET_ATTRIBUTE, TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { ContractApi } from './contract_api.ts';
 import { SandboxControls } from './sandbox_controls.ts';
-import { loadTarget, type Target } from './target.ts';
+import { describeTarget, loadTarget, type Target } from './target.ts';
 
 export { expect } from '@playwright/test';
 export { clause, covers, finding, probe, STRICT } from './clauses.ts';
 export { type Answer, ContractApi, type Presentation, refused, type Service } from './contract_api.ts';
 export { SandboxControls } from './sandbox_controls.ts';
-
-/** Prefix of every permanent token the suite creates, so leftovers can be found (`permanent revoke --prefix`). */
-export const TOKEN_NAME_PREFIX = 'contract-test';
 
 /** Tracks the permanent tokens a test creates. */
 export interface PermanentTokens {
@@ -25,6 +24,7 @@ export interface PermanentTokens {
 }
 
 interface Fixtures {
+  targetNote: void;
   api: ContractApi;
   controls: SandboxControls | undefined;
   tokensPage: TokensPage;
@@ -39,6 +39,17 @@ export const test = base.extend<Fixtures, { target: Target }>({
       await use(loadTarget());
     },
     { scope: 'worker' },
+  ],
+  /** Every test names the target it checked (origins only), for the compliance report of a run or of merged shards. */
+  targetNote: [
+    async ({ target }, use, testInfo) => {
+      testInfo.annotations.push(
+        { type: 'target', description: describeTarget(target) },
+        { type: 'run', description: process.env.SLICER_CONTRACT_RUN_ID ?? 'unnamed' },
+      );
+      await use();
+    },
+    { auto: true },
   ],
   api: async ({ request, target }, use) => {
     await use(new ContractApi(request, target));
@@ -60,12 +71,11 @@ export const test = base.extend<Fixtures, { target: Target }>({
   },
   permanentTokens: async ({ context, target }, use, testInfo) => {
     const created: string[] = [];
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    // The run id (set by the global setup) lets a cleanup revoke this run's tokens and never a concurrent run's.
+    const runId = process.env.SLICER_CONTRACT_RUN_ID ?? 'unnamed';
     await use({
       name(label) {
-        // Unique across shards (each machine of a sharded run creates its own tokens) and tests.
-        const shard = testInfo.config.shard ? `s${testInfo.config.shard.current}of${testInfo.config.shard.total} ` : '';
-        const name = `${TOKEN_NAME_PREFIX} ${stamp} ${shard}${testInfo.testId.slice(0, 6)} ${label}`;
+        const name = runTokenName(runId, new Date(), `${testInfo.testId.slice(0, 6)} ${label}`);
         created.push(name);
         return name;
       },

@@ -1,23 +1,29 @@
 /**
- * Starts the sandbox in test mode when no live service is configured, and
- * stops it after the run. `SLICER_SANDBOX_VIOLATIONS` (comma-separated) turns
- * on deliberate contract violations through the test controls, for the
- * suite's own tests.
+ * Before the first test: fixes the run id (`SLICER_CONTRACT_RUN_ID`, else a
+ * new one), checks a live target's settings (refusing to start when any is
+ * missing) or starts the sandbox in test mode, and prints the target, origins
+ * only. `SLICER_SANDBOX_VIOLATIONS` (comma-separated) turns on deliberate
+ * contract violations through the test controls, for the suite's own tests.
  */
 import process from 'node:process';
+import { newRunId } from '../src/auth_ui/run_tokens.ts';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
-import { liveConfigured, loadTarget } from './target.ts';
+import { describeTarget, ignoredByTheSandbox, loadTarget } from './target.ts';
 
 /** Playwright global setup; returns the teardown. */
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
-  if (liveConfigured()) {
-    const target = loadTarget(); // fails early, listing missing variables
-    console.log(`Contract suite: live target ${target.authUrl}`);
+  const tools = readToolSettings();
+  // Workers inherit the environment: every one of them names its tokens with this run id.
+  const runId = tools.contractRunId ?? newRunId();
+  process.env.SLICER_CONTRACT_RUN_ID = runId;
+  if (tools.contractTarget === 'live') {
+    const target = loadTarget(); // fails before any test, listing every missing variable
+    console.log(`Contract target ${describeTarget(target)} (run ${runId})`);
     return undefined;
   }
+  const ignored = ignoredByTheSandbox();
   // SLICER_SANDBOX_UI_VARIANT (0–3) serves an alternative UI: the suite must not know which one it faces.
-  const tools = readToolSettings();
   const uiVariant = tools.sandboxUiVariant as UiVariant;
   const sandbox = await startSandbox({ testMode: true, uiVariant });
   const violations = tools.sandboxViolations;
@@ -30,10 +36,11 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     if (!response.ok) throw new Error(`Cannot set sandbox violations: ${await response.text()}`);
   }
   process.env.SLICER_CONTRACT_SANDBOX_ENV = JSON.stringify(sandbox.env);
+  const extras = [violations.length ? `violating: ${violations.join(', ')}` : '', uiVariant ? `UI variant ${uiVariant}` : '']
+    .filter(Boolean);
   console.log(
-    `Contract suite: embedded sandbox at ${sandbox.env.SLICER_AUTH_URL}${
-      violations.length ? ` (violating: ${violations.join(', ')})` : ''
-    }${uiVariant ? `, UI variant ${uiVariant}` : ''}`,
+    `Contract target ${describeTarget(loadTarget())}${extras.length ? ` (${extras.join(', ')})` : ''} (run ${runId})` +
+      (ignored ? `; ${ignored}` : ''),
   );
   return () => sandbox.close();
 }

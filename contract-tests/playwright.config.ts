@@ -1,7 +1,7 @@
 /**
- * The contract suite. `npm run contract` runs it against SLICER_AUTH_URL when
- * set (environment or .env), else against the embedded sandbox, which the
- * global setup starts in test mode.
+ * The contract suite. The target is explicit: SLICER_CONTRACT_TARGET=sandbox
+ * (the default; the global setup starts the embedded sandbox in test mode) or
+ * live (the configured service). `slicer-auth contract --target …` sets it.
  *
  * Projects: `api` (no browser), `setup` (browser login once), `ui` (Chromium,
  * 5.3), then `clock` and `clock-ui` (tests that move the sandbox clock, run
@@ -13,9 +13,9 @@ import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 import { REPORTS, STORAGE_STATE } from './paths.ts';
-import { liveConfigured } from './target.ts';
+import { targetKind } from './target.ts';
 
-const live = liveConfigured();
+const live = targetKind() === 'live';
 const browser = {
   browserName: 'chromium' as const,
   launchOptions: chromiumLaunchOptions(),

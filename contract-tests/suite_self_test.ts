@@ -6,7 +6,7 @@
  * pass, leave no permanent token active, and keep secrets out of every report.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { inflateRawSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -60,6 +60,8 @@ interface RunOptions {
   strict?: boolean | undefined;
   /** A separately started service, run against as a live target. */
   live?: Record<string, string> | undefined;
+  /** An env file for the run. @default none */
+  envFile?: string | undefined;
 }
 
 /** What a run showed. */
@@ -72,6 +74,10 @@ interface Run {
   /** Every report the run wrote, and its output. */
   report: string;
   compliance: string;
+  /** compliance.json, parsed. */
+  facts: { target: string; live: boolean; runId: string; version: string; part: string; clauses: { clause: string; status: string }[] };
+  /** What the run printed. */
+  output: string;
 }
 
 /** Runs the suite; returns the failed tests' clauses and messages, and all report text. */
@@ -91,10 +97,11 @@ async function runSuite(args: string[], options: RunOptions = {}): Promise<Run> 
       PLAYWRIGHT_HTML_OPEN: 'never',
       PLAYWRIGHT_JUNIT_OUTPUT_FILE: join(dir, 'junit.xml'),
       SLICER_UI_STORAGE_STATE: '',
-      SLICER_ENV_FILE: '/dev/null',
+      SLICER_ENV_FILE: options.envFile ?? '/dev/null',
+      SLICER_CONTRACT_TARGET: options.live ? 'live' : 'sandbox',
+      SLICER_CONTRACT_RUN_ID: '',
       ...options.live,
     };
-    if (!options.live) delete env.SLICER_AUTH_URL; // the embedded sandbox
     const run = await runProcess(
       process.execPath,
       [
@@ -110,6 +117,18 @@ async function runSuite(args: string[], options: RunOptions = {}): Promise<Run> 
       env,
       180_000,
     );
+    if (!existsSync(json)) {
+      return {
+        exitCode: run.code,
+        clauses: [],
+        messages: '',
+        passed: 0,
+        report: '',
+        compliance: '',
+        facts: undefined as never,
+        output: run.out + run.err,
+      };
+    }
     const text = readFileSync(json, 'utf8');
     const report = JSON.parse(text) as { suites: JsonSuite[] };
     const failed: { clause: string; message: string }[] = [];
@@ -140,6 +159,8 @@ async function runSuite(args: string[], options: RunOptions = {}): Promise<Run> 
       passed,
       report: everything,
       compliance,
+      facts: JSON.parse(readFileSync(join(dir, 'reports', 'compliance.json'), 'utf8')),
+      output: run.out + run.err,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -208,12 +229,61 @@ describe('against a separately started service, as a live target, on every UI va
         assert.ok(service.store.list(service.env.SLICER_USERNAME, 'permanent').length >= 4, 'tokens were created through the UI');
         assert.ok(!result.report.includes(service.env.SLICER_PASSWORD), 'the password is in a report');
         assert.equal(/[A-Za-z0-9_-]{43}/.exec(result.report)?.[0], undefined, 'a token-shaped value is in a report');
-        assert.match(result.compliance, /\[5\.3 creating steps 1-8\]\(.*docs\/contract\.md#53-creating-steps-1-8\) \| rule \| 1 \| 1 \|/);
+        assert.match(
+          result.compliance,
+          /\[5\.3 creating steps 1-8\]\(.*docs\/contract\.md#53-creating-steps-1-8\) \| rule \| passed \| 1 \| 1 \|/,
+        );
+        // The report names what it checked: the live target's origins, the run, the suite's version.
+        const origin = new URL(service.env.SLICER_AUTH_URL).origin;
+        assert.equal(result.facts.target, `live: auth ${origin}, slicer ${origin}, predict ${origin}`);
+        assert.equal(result.facts.live, true);
+        assert.match(result.facts.runId, /^\d{8}T\d{6}Z-[0-9a-f]{4}$/);
+        assert.equal(result.facts.part, 'whole run');
+        assert.match(
+          result.output,
+          new RegExp(`Contract target live: auth ${origin.replace(/[.]/g, '\\.')}.* \\(run ${result.facts.runId}\\)`),
+        );
+        assert.deepEqual(result.facts.clauses.filter((c) => c.status === 'failed'), []);
+        const validity = result.facts.clauses.find((c) => c.clause === '5.2/8 validity') as { status: string; reasons?: string[] };
+        assert.equal(validity.status, 'not checked', 'live, the 3600 s clause runs only with SLICER_CONTRACT_SLOW=1');
+        assert.match(String(validity.reasons), /opt-in: set SLICER_CONTRACT_SLOW=1/);
       } finally {
         await service.close();
       }
     });
   }
+});
+
+describe('the target is explicit: never a silent fallback', { concurrency: 1 }, () => {
+  test('a live target with a blank SLICER_AUTH_URL (an unset CI secret) refuses to start, listing what is missing', async () => {
+    const result = await runSuite(API, { live: { SLICER_AUTH_URL: '', SLICER_BASE_URL: 'https://slicer.example', SLICER_USERNAME: 'u' } });
+    assert.notEqual(result.exitCode, 0);
+    assert.equal(result.passed, 0, 'no test ran');
+    assert.match(result.output, /Cannot run the contract suite against a live service \(SLICER_CONTRACT_TARGET=live\)/);
+    for (const key of ['SLICER_AUTH_URL', 'SLICER_PREDICT_BASE_URL', 'SLICER_PASSWORD', 'SLICER_SERVICE_ID', 'SLICER_PREDICT_SERVICE_ID']) {
+      assert.match(result.output, new RegExp(`- ${key}: missing`));
+    }
+    assert.doesNotMatch(result.output, /sandbox/, 'the sandbox was not started instead');
+  });
+
+  test('the sandbox target ignores live URLs in .env and says so in one line; the report names the sandbox', async () => {
+    const envFile = join(mkdtempSync(join(tmpdir(), 'contract-env-')), '.env');
+    writeFileSync(envFile, 'SLICER_AUTH_URL=https://auth.staging.example\nSLICER_BASE_URL=https://slicer.staging.example\n');
+    const result = await runSuite([...API, '--grep', '4.1 rule 2'], { envFile });
+    assert.equal(result.exitCode, 0, result.output);
+    assert.match(
+      result.output,
+      /Contract target sandbox \(embedded\): auth http:\/\/127\.0\.0\.1:\d+, .*; ignoring SLICER_AUTH_URL, SLICER_BASE_URL \(set SLICER_CONTRACT_TARGET=live/,
+    );
+    assert.doesNotMatch(result.output, /staging\.example.*answered|ENOTFOUND/);
+    assert.match(result.facts.target, /^sandbox \(embedded\): auth http:\/\/127\.0\.0\.1:\d+/);
+    assert.equal(result.facts.live, false);
+    assert.deepEqual(
+      result.facts.clauses.map((c) => `${c.clause} ${c.status}`),
+      ['4.1 rule 2 passed', '4.1 rule 2 passed'],
+      'the rule and the probe of 4.1 rule 2 ran and passed',
+    );
+  });
 });
 
 test('every clause the suite names is a heading of docs/contract.md', () => {
@@ -233,7 +303,7 @@ test('sharded runs merge into one report and one compliance summary, equal to an
       ...process.env,
       SLICER_CONTRACT_REPORTS: reports,
       SLICER_ENV_FILE: '/dev/null',
-      SLICER_AUTH_URL: undefined,
+      SLICER_CONTRACT_TARGET: 'sandbox',
     });
     const cli = 'node_modules/@playwright/test/cli.js';
     const whole = await runProcess(
@@ -266,6 +336,10 @@ test('sharded runs merge into one report and one compliance summary, equal to an
     const rows = (file: string) => readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('| ['));
     assert.deepEqual(rows(join(dir, 'merged', 'compliance.md')), rows(join(dir, 'whole', 'compliance.md')));
     assert.ok(existsSync(join(dir, 'merged', 'html', 'index.html')), 'one merged HTML report');
+    const facts = (folder: string) =>
+      JSON.parse(readFileSync(join(dir, folder, 'compliance.json'), 'utf8')) as { part: string; target: string };
+    assert.deepEqual([facts('shard-1').part, facts('shard-2').part, facts('merged').part], ['shard 1/2', 'shard 2/2', 'merged shards']);
+    assert.match(facts('merged').target, /^sandbox \(embedded\)/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

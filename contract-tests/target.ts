@@ -1,14 +1,18 @@
 /**
- * What the suite runs against. With `SLICER_AUTH_URL` unset (environment and
- * `.env`), the global setup starts the sandbox in test mode and publishes its
- * settings in `SLICER_CONTRACT_SANDBOX_ENV`; otherwise the suite runs against
- * the configured (live) service and starts nothing. Settings go through the
- * client's configuration model (`src/config.ts`): same validation, same
- * trimming, same messages.
+ * What the suite runs against, chosen explicitly and never by fallback:
+ * `SLICER_CONTRACT_TARGET` (or `slicer-auth contract --target`) is `sandbox`
+ * (the default: the global setup starts the embedded sandbox and publishes
+ * its settings in `SLICER_CONTRACT_SANDBOX_ENV`; live URLs in the
+ * environment or `.env` are ignored, and said so) or `live` (the configured
+ * service: every URL, both service ids and the credentials must be set and
+ * non-empty, or the run refuses to start). Settings go through the client's
+ * configuration model (`src/config.ts`): same validation, same messages.
  */
 import process from 'node:process';
-import { type Config, type EnvInput, parseConfig, requireSettings } from '../src/config.ts';
+import { type Config, parseConfig } from '../src/config.ts';
 import { readEnv } from '../src/env.ts';
+import { ConfigError } from '../src/errors.ts';
+import { type SettingName, SETTINGS } from '../src/settings.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 
 /** Settings of the service under test. */
@@ -28,12 +32,60 @@ export interface Target {
   readonly probePath: string;
 }
 
-/** What the suite needs: the password grant and the slicing service's base URL. */
-const NEEDS = { scope: 'slicer', relative: true, credentials: true } as const;
+/** What a live target must set: the authorization service, both services, both ids and the credentials. */
+const LIVE: readonly SettingName[] = ['authUrl', 'baseUrl', 'predictBaseUrl', 'username', 'password', 'serviceId', 'predictServiceId'];
+/** The settings that point at a service, ignored (and said so) with the sandbox target. */
+const URLS: readonly SettingName[] = ['authUrl', 'baseUrl', 'predictBaseUrl'];
 
-/** @returns whether a live service is configured (and not the sandbox the global setup started) */
-export function liveConfigured(): boolean {
-  return !process.env.SLICER_CONTRACT_SANDBOX_ENV && readEnv().SLICER_AUTH_URL !== undefined;
+/** @returns `live` or `sandbox`, as chosen (default sandbox) */
+export function targetKind(): 'sandbox' | 'live' {
+  return readToolSettings().contractTarget;
+}
+
+/**
+ * A live target's configuration, complete.
+ *
+ * @returns the configuration
+ * @throws {ConfigError} `CONFIG_INVALID` listing every missing, blank or malformed setting at once
+ */
+export function liveConfig(): Config {
+  const task = 'run the contract suite against a live service (SLICER_CONTRACT_TARGET=live)';
+  let config: Config;
+  try {
+    config = parseConfig(readEnv(), {}, { scope: null });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(error.issues, task);
+    throw error;
+  }
+  const missing = LIVE.filter((name) => config[name] === undefined).map((name) => ({
+    key: SETTINGS[name].env,
+    option: name,
+    message: 'missing: a live target needs it (a blank value, such as an unset CI secret, counts as missing)',
+  }));
+  if (missing.length > 0) throw new ConfigError(missing, task);
+  return config;
+}
+
+/**
+ * The line a run prints before its first test: the target, origins only.
+ *
+ * @param target the target
+ * @returns e.g. `live: auth https://auth.example, slicer https://slicer.example, predict https://predict.example`
+ */
+export function describeTarget(target: Pick<Target, 'live' | 'authUrl' | 'baseUrl' | 'predictBaseUrl'>): string {
+  const origin = (url: string | undefined) => (url ? new URL(url).origin : 'not set');
+  return `${target.live ? 'live' : 'sandbox (embedded)'}: auth ${origin(target.authUrl)}, slicer ${origin(target.baseUrl)}, predict ${
+    origin(target.predictBaseUrl)
+  }`;
+}
+
+/** @returns the service variables set in the environment or .env that the sandbox target ignores, as one line (or undefined) */
+export function ignoredByTheSandbox(): string | undefined {
+  const values = readEnv();
+  const set = URLS.map((name) => SETTINGS[name].env).filter((key) => values[key] !== undefined);
+  return set.length > 0
+    ? `ignoring ${set.join(', ')} (set SLICER_CONTRACT_TARGET=live, or --target live, to check that service)`
+    : undefined;
 }
 
 /**
@@ -41,18 +93,19 @@ export function liveConfigured(): boolean {
  *
  * @returns the target
  * @throws {ConfigError} listing every missing or malformed variable of a live target
+ * @throws Error when the sandbox target's global setup did not run
  */
 export function loadTarget(): Target {
-  const probePath = readToolSettings().contractProbePath;
+  const tools = readToolSettings();
+  const live = tools.contractTarget === 'live';
   const sandbox = process.env.SLICER_CONTRACT_SANDBOX_ENV;
-  // The sandbox's settings come from the global setup; a live target's from the environment and .env, read once.
-  const values: EnvInput = sandbox ? (JSON.parse(sandbox) as EnvInput) : readEnv();
-  const config: Config = parseConfig(values, {}, NEEDS);
-  requireSettings(config, NEEDS, 'run the contract suite against SLICER_AUTH_URL');
-  // requireSettings checked each of these.
+  if (!live && !sandbox) throw new Error('The sandbox target has no sandbox: run the suite with its config (global setup)');
+  // The sandbox's settings come from the global setup; a live target's from the environment and .env.
+  const config = live ? liveConfig() : parseConfig(JSON.parse(sandbox as string), {}, { scope: null });
+  // liveConfig checked each of these; the sandbox publishes them all.
   const { authUrl, baseUrl, username, password, serviceId } = config as { [K in keyof Config]-?: NonNullable<Config[K]> };
   return {
-    live: !sandbox,
+    live,
     authUrl,
     baseUrl,
     predictBaseUrl: config.predictBaseUrl,
@@ -60,7 +113,7 @@ export function loadTarget(): Target {
     password: password.reveal(),
     serviceId,
     predictServiceId: config.predictServiceId,
-    controlsUrl: sandbox ? `${authUrl}/__test` : undefined,
-    probePath,
+    controlsUrl: live ? undefined : `${authUrl}/__test`,
+    probePath: tools.contractProbePath,
   };
 }

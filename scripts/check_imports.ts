@@ -25,7 +25,7 @@ export const LAYERS: readonly { readonly name: string; readonly files: RegExp }[
   { name: 'client', files: /^src\/(client|default_client)\.ts$|^mod\.ts$/ },
   { name: 'sandbox', files: /^src\/sandbox\// },
   { name: 'auth UI page objects', files: /^src\/auth_ui\// },
-  { name: 'CLI, suite and test helpers', files: /^src\/(cli\.ts|cli\/|testing\/)|^contract-tests\// },
+  { name: 'CLI, suite and test helpers', files: /^src\/(cli\.ts|cli\/|testing\/|package_info\.ts)|^contract-tests\// },
 ];
 
 /** Imports the sandbox may not make although they point down: it never uses the client. */

@@ -18,6 +18,13 @@ export const TOOL_SETTINGS = {
     schema: v.optional(v.picklist(['sandbox', 'live'] as const, message('expected "sandbox" or "live"')), 'sandbox'),
     doc: 'What the contract suite checks: sandbox (embedded, ignores live URLs) or live (the configured service; never falls back).',
   }),
+  contractRunId: setting({
+    env: 'SLICER_CONTRACT_RUN_ID',
+    defaults: 'start time and a random suffix',
+    schema: v.optional(v.pipe(text, v.regex(/^[\w.-]{1,64}$/, message('expected 1-64 letters, digits, ".", "_" or "-"')))),
+    doc:
+      'Id of a contract run, carried by the name of every permanent token it creates (only that run, or a sweep of old runs, revokes them).',
+  }),
   contractStrict: setting({
     env: 'SLICER_CONTRACT_STRICT',
     defaults: 'off',

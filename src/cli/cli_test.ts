@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { type Finished, ROOT, runTs } from '../testing/processes.ts';
+import { runTokenName } from '../auth_ui/run_tokens.ts';
 import { listen } from '../sandbox/serve.ts';
 import { eventually } from '../testing/eventually.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
@@ -37,7 +38,13 @@ describe('CLI: help, usage errors, exit codes', () => {
       [['call', 'GET'], /Give exactly a METHOD and a path/],
       [['call', 'FETCH', 'x'], /Unknown method "FETCH"/],
       [['call', 'POST', 'x', '--json', '{nope'], /--json must be valid JSON/],
-      [['permanent', 'revoke'], /exactly one of --name or --prefix/],
+      [['permanent', 'revoke'], /exactly one of --name, --prefix or --run/],
+      [['permanent', 'revoke', '--run', 'a b'], /--run: A run id is 1-64 letters/],
+      [
+        ['permanent', 'revoke', '--run', 'r1', '--max-age', 'a day'],
+        /--max-age takes a number and a unit \(m, h or d\), such as 24h; got "a day"/,
+      ],
+      [['permanent', 'revoke', '--name', 'x', '--max-age', '1h'], /--max-age goes with --run/],
       [['permanent', 'list', '--name', 'x'], /takes no --name/],
       [['sandbox', '--port', 'abc'], /--port must be a port number/],
     ];
@@ -142,6 +149,31 @@ describe('CLI: permanent tokens through the web UI', () => {
     const byPrefix = await cli(['permanent', 'revoke', '--prefix', `cli-${stamp}`]);
     assert.match(byPrefix.out, new RegExp(`revoked +cli-${stamp}-b`));
     assert.match((await cli(['permanent', 'list'])).out, new RegExp(`revoked +cli-${stamp}-b`));
+  });
+
+  test('revoke --run revokes that run and runs older than --max-age; never a concurrent run, a person, or list --json lies', async () => {
+    const user = h.sandbox.env.SLICER_USERNAME;
+    const services = [h.sandbox.env.SLICER_SERVICE_ID];
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
+    const names = {
+      own: runTokenName('run-own', hoursAgo(0), 'a'),
+      concurrent: runTokenName('run-other', hoursAgo(1), 'b'),
+      crashed: runTokenName('run-crashed', hoursAgo(30), 'c'),
+      person: 'contract-test made by a person',
+    };
+    for (const name of Object.values(names)) h.sandbox.store.issuePermanent(user, name, services);
+    const run = await cli(['permanent', 'revoke', '--run', 'run-own']);
+    assert.equal(run.code, 0, run.err);
+    const listed = JSON.parse((await cli(['permanent', 'list', '--json'])).out) as { name: string; revoked: boolean }[];
+    const state = (name: string) => listed.find((t) => t.name === name)?.revoked;
+    assert.deepEqual(
+      [state(names.own), state(names.concurrent), state(names.crashed), state(names.person)],
+      [true, false, true, false],
+    );
+    await cli(['permanent', 'revoke', '--run', 'run-none', '--max-age', '30m']);
+    const after = JSON.parse((await cli(['permanent', 'list', '--json'])).out) as { name: string; revoked: boolean }[];
+    assert.equal(after.find((t) => t.name === names.concurrent)?.revoked, true, 'older than 30 minutes: swept');
+    assert.equal(after.find((t) => t.name === names.person)?.revoked, false, 'a token no run made is never swept');
   });
 });
 

@@ -8,14 +8,15 @@ import { parseArgs } from 'node:util';
 import { parseConfig, requireSettings } from '../config.ts';
 import { serviceIdOf } from '../scope.ts';
 import { readEnv } from '../env.ts';
+import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS } from '../auth_ui/run_tokens.ts';
 import { readToolSettings } from '../tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const PERMANENT_HELP = `Usage:
   slicer-auth permanent create --name NAME --scope SCOPE [--scope SCOPE ...] [--allow-duplicate]
-  slicer-auth permanent list
-  slicer-auth permanent revoke (--name NAME | --prefix PREFIX)
+  slicer-auth permanent list [--json]
+  slicer-auth permanent revoke (--name NAME | --prefix PREFIX | --run ID [--max-age DURATION])
 
 Creates, lists or revokes permanent tokens by driving the authorization service's
 web UI (SLICER_AUTH_URL) in a headless Chromium, step by step as contract 5.3
@@ -26,6 +27,11 @@ once on standard output: store it, it is not shown again.
   --name N      the token's name (revoke: every active token with exactly this name);
                 create refuses a name an active token already has, unless --allow-duplicate
   --prefix P    revoke every active token whose name starts with P
+  --run ID      revoke the tokens of contract run ID (their names carry it), and those
+                of other runs older than --max-age; never a concurrent run's or a
+                token no run made
+  --max-age D   how old another run's tokens must be to be swept: 24h (default), 90m, 2d
+  --json        list as JSON: [{ "name": …, "revoked": true|false }]
 
 Logs in with SLICER_USERNAME / SLICER_PASSWORD when asked, or uses the Playwright
 storage state in SLICER_UI_STORAGE_STATE (single sign-on).`;
@@ -46,16 +52,30 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       name: { type: 'string' },
       scope: { type: 'string', multiple: true },
       prefix: { type: 'string' },
+      run: { type: 'string' },
+      'max-age': { type: 'string' },
+      json: { type: 'boolean' },
       'allow-duplicate': { type: 'boolean' },
     },
     strict: true,
   });
-  const allowed: string[] = { create: ['name', 'scope', 'allow-duplicate'], list: [], revoke: ['name', 'prefix'] }[action];
+  const allowed: string[] = { create: ['name', 'scope', 'allow-duplicate'], list: ['json'], revoke: ['name', 'prefix', 'run', 'max-age'] }[
+    action
+  ];
   const extra = Object.keys(values).filter((key) => !allowed.includes(key));
   if (extra.length > 0) throw new UsageError(`"permanent ${action}" takes no --${extra.join(', --')}`);
   if (action === 'create' && (!values.name || !values.scope?.length)) throw new UsageError('create needs --name and at least one --scope');
-  if (action === 'revoke' && Boolean(values.name) === Boolean(values.prefix)) {
-    throw new UsageError('revoke needs exactly one of --name or --prefix');
+  if (action === 'revoke' && [values.name, values.prefix, values.run].filter(Boolean).length !== 1) {
+    throw new UsageError('revoke needs exactly one of --name, --prefix or --run');
+  }
+  if (values['max-age'] !== undefined && !values.run) throw new UsageError('--max-age goes with --run');
+  const maxAgeMs = values['max-age'] === undefined ? DEFAULT_MAX_AGE_MS : parseDuration(values['max-age']);
+  if (values.run !== undefined) {
+    try {
+      checkRunId(values.run);
+    } catch (error) {
+      throw new UsageError(`--run: ${(error as Error).message}`);
+    }
   }
 
   const needs = { scope: null, authUrl: true } as const;
@@ -114,18 +134,27 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       return EXIT.OK;
     }
     if (action === 'list') {
-      if (listed.length === 0) io.out('No permanent tokens.');
-      for (const token of listed) io.out(`${token.revoked ? 'revoked' : 'active '}  ${token.name}`);
+      if (values.json) io.out(JSON.stringify(listed.map(({ name, revoked }) => ({ name, revoked }))));
+      else if (listed.length === 0) io.out('No permanent tokens.');
+      else for (const token of listed) io.out(`${token.revoked ? 'revoked' : 'active '}  ${token.name}`);
       return EXIT.OK;
     }
-    const matches = listed.filter((t) => !t.revoked && (values.name ? t.name === values.name : t.name.startsWith(values.prefix as string)));
+    const now = new Date();
+    const chosen = values.name !== undefined
+      ? (name: string) => name === values.name
+      : values.prefix !== undefined
+      ? (name: string) => name.startsWith(values.prefix as string)
+      : (name: string) => cleanupRevokes(name, values.run as string, now, maxAgeMs);
+    const matches = listed.filter((t) => !t.revoked && chosen(t.name));
     if (matches.length === 0) {
       io.err(
-        values.name
+        values.name !== undefined
           ? `No active token is named "${values.name}".`
-          : `No active token name starts with "${values.prefix}": nothing to revoke.`,
+          : values.prefix !== undefined
+          ? `No active token name starts with "${values.prefix}": nothing to revoke.`
+          : `No active token of run "${values.run}", nor of a run older than ${values['max-age'] ?? '24h'}: nothing to revoke.`,
       );
-      return values.name ? EXIT.FAILED : EXIT.OK;
+      return values.name !== undefined ? EXIT.FAILED : EXIT.OK;
     }
     for (const token of matches) {
       progress(`Revoking "${token.name}" (Revoke, then OK)`);
@@ -136,4 +165,19 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
   } finally {
     await browser.close();
   }
+}
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3600_000, d: 86_400_000 };
+
+/**
+ * Reads a duration such as `24h`, `90m` or `2d`.
+ *
+ * @param text the argument
+ * @returns milliseconds
+ * @throws {UsageError} naming the argument and the expected form
+ */
+function parseDuration(text: string): number {
+  const match = /^(\d+)([mhd])$/.exec(text.trim());
+  if (!match) throw new UsageError(`--max-age takes a number and a unit (m, h or d), such as 24h; got "${text}"`);
+  return Number(match[1]) * (UNITS[match[2] as string] as number);
 }

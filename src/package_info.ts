@@ -1,0 +1,29 @@
+/**
+ * This package's own root folder and version, found from wherever the code
+ * runs: the sources of a clone, or the built `dist/` of an installed package.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let root: string | undefined;
+
+/**
+ * The folder holding this package's `package.json`.
+ *
+ * @returns its absolute path
+ * @throws Error when no `package.json` named slicer-auth is above this file
+ */
+export function packageRoot(): string {
+  if (root) return root;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file) && (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === 'slicer-auth') return (root = dir);
+  }
+  throw new Error('Cannot find the slicer-auth package.json above this file');
+}
+
+/** @returns this package's version, e.g. `0.3.0` */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
