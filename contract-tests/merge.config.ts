@@ -13,6 +13,6 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: join(resolve(REPORTS), 'html'), open: 'never' }],
     ['junit', { outputFile: join(resolve(REPORTS), 'junit.xml') }],
-    ['./compliance_reporter.ts', { merged: true }],
+    [`./compliance_reporter.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`, { merged: true }],
   ],
 });

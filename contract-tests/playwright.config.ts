@@ -16,6 +16,8 @@ import { REPORTS, STORAGE_STATE } from './paths.ts';
 import { targetKind } from './target.ts';
 
 const live = targetKind() === 'live';
+/** `.ts` in a clone, `.js` in the built package (`dist/contract-tests/`): the files beside this config. */
+const ext = import.meta.url.endsWith('.js') ? 'js' : 'ts';
 const browser = {
   browserName: 'chromium' as const,
   launchOptions: chromiumLaunchOptions(),
@@ -24,7 +26,7 @@ const browser = {
 
 export default defineConfig({
   testDir: '.',
-  globalSetup: './global_setup.ts',
+  globalSetup: `./global_setup.${ext}`,
   outputDir: join(resolve(REPORTS), 'artifacts'),
   fullyParallel: true,
   workers: 2,
@@ -37,7 +39,7 @@ export default defineConfig({
     ['list'],
     ['html', { outputFolder: join(resolve(REPORTS), 'html'), open: 'never' }],
     ['junit', { outputFile: join(resolve(REPORTS), 'junit.xml') }],
-    ['./compliance_reporter.ts'],
+    [`./compliance_reporter.${ext}`],
     // Shards (--shard=i/n) each leave a blob; `npm run contract:merge` makes one report and one compliance summary.
     ['blob', { outputDir: join(resolve(REPORTS), 'blob') }],
   ],
@@ -50,14 +52,14 @@ export default defineConfig({
     video: 'off',
   },
   projects: [
-    { name: 'api', testMatch: 'api/*.spec.ts' },
-    { name: 'setup', testMatch: 'setup/*.setup.ts', use: { ...browser, trace: 'off' } },
-    { name: 'ui', testMatch: 'ui/*.spec.ts', dependencies: ['setup'], use: { ...browser, storageState: STORAGE_STATE } },
+    { name: 'api', testMatch: `api/*.spec.${ext}` },
+    { name: 'setup', testMatch: `setup/*.setup.${ext}`, use: { ...browser, trace: 'off' } },
+    { name: 'ui', testMatch: `ui/*.spec.${ext}`, dependencies: ['setup'], use: { ...browser, storageState: STORAGE_STATE } },
     // Tests that move the sandbox clock run last, one project after the other, so they expire no other test's token.
-    { name: 'clock', testMatch: 'clock/validity.spec.ts', dependencies: ['api', 'ui'] },
+    { name: 'clock', testMatch: `clock/validity.spec.${ext}`, dependencies: ['api', 'ui'] },
     {
       name: 'clock-ui',
-      testMatch: 'clock/permanent_validity.spec.ts',
+      testMatch: `clock/permanent_validity.spec.${ext}`,
       dependencies: ['clock'],
       use: { ...browser, storageState: STORAGE_STATE },
     },

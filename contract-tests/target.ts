@@ -10,7 +10,7 @@
  */
 import process from 'node:process';
 import { type Config, parseConfig } from '../src/config.ts';
-import { readEnv } from '../src/env.ts';
+import { readEnv, type ReadEnvOptions } from '../src/env.ts';
 import { ConfigError } from '../src/errors.ts';
 import { type SettingName, SETTINGS } from '../src/settings.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
@@ -45,14 +45,15 @@ export function targetKind(): 'sandbox' | 'live' {
 /**
  * A live target's configuration, complete.
  *
+ * @param sources where the settings come from (the environment and `.env` by default)
  * @returns the configuration
  * @throws {ConfigError} `CONFIG_INVALID` listing every missing, blank or malformed setting at once
  */
-export function liveConfig(): Config {
+export function liveConfig(sources: ReadEnvOptions = {}): Config {
   const task = 'run the contract suite against a live service (SLICER_CONTRACT_TARGET=live)';
   let config: Config;
   try {
-    config = parseConfig(readEnv(), {}, { scope: null });
+    config = parseConfig(readEnv(sources), {}, { scope: null });
   } catch (error) {
     if (error instanceof ConfigError) throw new ConfigError(error.issues, task);
     throw error;

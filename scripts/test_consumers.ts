@@ -10,8 +10,11 @@
  * - Deno: the npm-installed package imported by name, `deno run` with only
  *   `--allow-env --allow-net --allow-read`; `deno check`.
  * - Bun: `bun add <tarball>`, `bun run`; `tsc` with `bun init`'s tsconfig and bun-types.
+ * - The nightly check: `npx slicer-auth contract` runs the packaged suite
+ *   with the user's @playwright/test against the sandbox; a live target with
+ *   blank settings refuses to start; without Playwright it names the install.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -21,6 +24,12 @@ import { ROOT, runProcess } from '../src/testing/processes.ts';
 const DENO = ['npx', '--yes', 'deno@2.9.6'];
 const BUN = ['npx', '--yes', 'bun@1.4.5'];
 const INSTALL = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+/** The user's Playwright: the version this repository tests with. */
+const PLAYWRIGHT = `@playwright/test@${
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
+    '@playwright/test'
+  ]?.replace(/^\^/, '')
+}`;
 
 const SCRIPT = `import { authedFetch, getToken, isAuthError } from 'slicer-auth';
 
@@ -43,11 +52,17 @@ const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO
 let passed = 0;
 let failed = 0;
 
-async function check(name: string, cwd: string, command: string[], expected: RegExp): Promise<boolean> {
+async function check(
+  name: string,
+  cwd: string,
+  command: string[],
+  expected: RegExp,
+  extra: { env?: Record<string, string | undefined>; code?: number } = {},
+): Promise<boolean> {
   const [bin, ...args] = command as [string, ...string[]];
-  const result = await runProcess(bin, args, env, 240_000, cwd);
+  const result = await runProcess(bin, args, { ...env, ...extra.env }, 240_000, cwd);
   const output = result.out + result.err;
-  const ok = result.code === 0 && expected.test(output);
+  const ok = result.code === (extra.code ?? 0) && expected.test(output);
   if (ok) passed++;
   else failed++;
   console.log(ok ? `✔ ${name} (${result.seconds.toFixed(1)} s)` : `✖ ${name} (exit ${result.code})\n${output.slice(-3000)}`);
@@ -96,6 +111,13 @@ try {
       /npm install @playwright\/test/,
     );
     await check(
+      'npx slicer-auth contract without Playwright names the install command',
+      node,
+      ['npx', 'slicer-auth', 'contract'],
+      /Playwright, which is not installed here: run "npm install -D @playwright\/test"/,
+      { code: 1 },
+    );
+    await check(
       'tsc --init defaults: tsc --noEmit',
       node,
       ['sh', '-c', 'npx tsc --init >/dev/null && npx tsc --noEmit && echo types ok'],
@@ -125,6 +147,31 @@ try {
       bun,
       ['sh', '-c', 'rm -f index.ts && npx tsc --noEmit -p . && echo types ok'],
       /^types ok$/m,
+    );
+  }
+
+  // The nightly contract check, from the installed package and the user's own Playwright.
+  const contract = project('contract', {});
+  if (
+    await check(
+      'npm install <tarball> @playwright/test',
+      contract,
+      ['npm', 'install', ...INSTALL, tarball, PLAYWRIGHT],
+      /added \d+ packages?/,
+    )
+  ) {
+    await check(
+      'npx slicer-auth contract --target sandbox (the packaged suite, browser included)',
+      contract,
+      ['npx', 'slicer-auth', 'contract', '--target', 'sandbox', '--workers=2'],
+      /Target: sandbox \(embedded\)[\s\S]*5\.3 creating steps 1-8 · rule · 1\/1/,
+    );
+    await check(
+      'npx slicer-auth contract --target live with blank settings refuses to start, never the sandbox',
+      contract,
+      ['npx', 'slicer-auth', 'contract', '--target', 'live'],
+      /live service \(SLICER_CONTRACT_TARGET=live\)[\s\S]*- SLICER_AUTH_URL: missing/,
+      { env: { SLICER_AUTH_URL: '', SLICER_BASE_URL: '', SLICER_PREDICT_BASE_URL: '' }, code: 3 },
     );
   }
 

@@ -121,3 +121,31 @@ test(
     await expect(row.locator('b, script'), 'no markup was interpreted').toHaveCount(0);
   },
 );
+
+test(
+  '5.2 scope, for permanent tokens: a token created for one service is refused by the other, every way it travels',
+  clause('5.2 scope'),
+  async ({ tokensPage, permanentTokens, api, target }) => {
+    test.skip(
+      !target.predictServiceId || !target.predictBaseUrl,
+      'needs both services (SLICER_PREDICT_SERVICE_ID, SLICER_PREDICT_BASE_URL)',
+    );
+    covers(
+      'permanent token: its own service by header and post argument',
+      'permanent token: the other service by header and post argument',
+    );
+    await tokensPage.open();
+    const slicer = api.secret(await tokensPage.create(permanentTokens.name('slicer-only'), [target.serviceId]));
+    await tokensPage.open();
+    const predict = api.secret(await tokensPage.create(permanentTokens.name('predict-only'), [target.predictServiceId as string]));
+    for (const [token, own, other] of [[slicer, 'slicer', 'predict'], [predict, 'predict', 'slicer']] as const) {
+      for (const presentation of [{ header: token }, { post: token }]) {
+        const how = 'header' in presentation ? 'header' : 'post argument';
+        expect(refused(await api.call(own, presentation)), `a ${own} permanent token (${how}) is refused by its own service`).toBe(false);
+        expect(refused(await api.call(other, presentation)), `a ${own} permanent token (${how}) is accepted by the ${other} service`).toBe(
+          true,
+        );
+      }
+    }
+  },
+);

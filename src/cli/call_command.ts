@@ -1,6 +1,8 @@
 /**
  * `slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope S]`.
  */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
 import { parseScope } from '../scope.ts';
@@ -15,11 +17,47 @@ Makes an authenticated request and prints the status and the answer.
 
   --json BODY     send BODY (JSON text) as application/json
   --form k=v      add a form field (repeatable); sent as application/x-www-form-urlencoded
+  --form k=@path  upload a file (curl's convention); with any file the form is sent
+                  as multipart/form-data
   --scope S       which service (default slicer)
 
 Exit code 1 when the service answers with an error status.`;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/** The command's options (for parseArgs and shell completion). */
+export const CALL_OPTIONS = {
+  json: { type: 'string' },
+  form: { type: 'string', multiple: true },
+  scope: { type: 'string', default: 'slicer' },
+} as const;
+
+/**
+ * The body of `--form` fields: form-encoded text, or multipart as soon as a
+ * field uploads a file (`key=@path`).
+ *
+ * @param pairs the `--form` arguments
+ * @returns the body
+ * @throws {UsageError} naming the argument for a field without `=` or a file that cannot be read
+ */
+export function formBody(pairs: readonly string[]): URLSearchParams | FormData {
+  const fields = pairs.map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--form takes key=value or key=@path, got "${pair}"`);
+    const [key, value] = [pair.slice(0, at), pair.slice(at + 1)];
+    if (!value.startsWith('@')) return { key, value };
+    const path = value.slice(1);
+    try {
+      return { key, file: new File([readFileSync(path)], basename(path)) };
+    } catch (error) {
+      throw new UsageError(`--form ${pair}: cannot read "${path}" (${(error as { code?: string }).code ?? 'error'})`);
+    }
+  });
+  if (!fields.some((field) => 'file' in field)) return new URLSearchParams(fields.map((f) => [f.key, (f as { value: string }).value]));
+  const form = new FormData();
+  for (const field of fields) 'file' in field ? form.append(field.key, field.file) : form.append(field.key, field.value);
+  return form;
+}
 
 /**
  * Makes the request.
@@ -29,12 +67,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
  * @returns the exit code
  */
 export async function callCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { json: { type: 'string' }, form: { type: 'string', multiple: true }, scope: { type: 'string', default: 'slicer' } },
-    strict: true,
-  });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS, strict: true });
   const [method, path, ...extra] = positionals;
   if (!method || !path || extra.length > 0) throw new UsageError('Give exactly a METHOD and a path');
   if (!METHODS.includes(method.toUpperCase())) throw new UsageError(`Unknown method "${method}": use one of ${METHODS.join(', ')}`);
@@ -52,15 +85,7 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
       throw new UsageError('--json must be valid JSON text');
     }
   }
-  if (values.form) {
-    const form = new URLSearchParams();
-    for (const pair of values.form) {
-      const at = pair.indexOf('=');
-      if (at <= 0) throw new UsageError(`--form takes key=value, got "${pair}"`);
-      form.append(pair.slice(0, at), pair.slice(at + 1));
-    }
-    options.body = form;
-  }
+  if (values.form) options.body = formBody(values.form);
   // throwHttpErrors is off: an error status is printed, not thrown.
   const response = await createAuthClient().authedFetch(path, options);
   io.err(`${response.status} ${response.statusText}`);

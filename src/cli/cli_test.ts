@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Finished, ROOT, runTs } from '../testing/processes.ts';
 import { runTokenName } from '../auth_ui/run_tokens.ts';
@@ -67,6 +70,33 @@ describe('CLI: help, usage errors, exit codes', () => {
   });
 });
 
+describe('CLI: an installed tool', () => {
+  test('--version prints the package version', async () => {
+    const run = await cli(['--version']);
+    assert.equal(run.code, 0);
+    assert.equal(run.out.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  });
+
+  test('completion bash completes commands, actions and options in a real bash; zsh and fish scripts name them too', async () => {
+    const script = (await cli(['completion', 'bash'])).out;
+    const complete = (words: string[]) => {
+      const line = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${
+        words.length - 1
+      }; _slicer_auth; echo "\${COMPREPLY[*]}"`;
+      return execFileSync('bash', ['-c', line], { encoding: 'utf8' }).trim();
+    };
+    assert.equal(complete(['slicer-auth', 'per']), 'permanent');
+    assert.equal(complete(['slicer-auth', 'permanent', '']), 'create list revoke');
+    assert.equal(complete(['slicer-auth', 'permanent', 'revoke', '--r']), '--run');
+    assert.equal(complete(['slicer-auth', 'doctor', '--w']), '--write-check');
+    assert.match((await cli(['completion', 'zsh'])).out, /^#compdef slicer-auth\nautoload -U \+X bashcompinit/);
+    assert.match((await cli(['completion', 'fish'])).out, /__fish_seen_subcommand_from permanent' -a 'create list revoke'/);
+    const wrong = await cli(['completion', 'powershell']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /Name one shell: bash, zsh or fish \(got "powershell"\)/);
+  });
+});
+
 describe('CLI: token and call against the sandbox', () => {
   test('token prints a working token, and --json', async () => {
     const run = await cli(['token']);
@@ -110,6 +140,36 @@ describe('CLI: token and call against the sandbox', () => {
       });
       assert.equal(allowed.code, 0, allowed.err);
       assert.match(seen[1] ?? '', /^Bearer \S+$/, 'a listed origin receives it');
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('call --form field=@path uploads the file as multipart, field=value stays text; a missing file names the argument', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-form-'));
+    writeFileSync(join(dir, 'part.stl'), 'solid part');
+    let received: Record<string, string> = {};
+    const other = await listen(async (request) => {
+      const form = await request.formData();
+      received = Object.fromEntries(
+        [...form].map(([key, value]) => [key, typeof value === 'string' ? value : `file ${value.name}: ${value.size} bytes`]),
+      );
+      return Response.json({ type: request.headers.get('content-type')?.split(';')[0] });
+    });
+    try {
+      const url = `http://127.0.0.1:${other.port}/upload`;
+      const run = await cli(['call', 'POST', url, '--form', `model=@${join(dir, 'part.stl')}`, '--form', 'quality=high'], {
+        SLICER_ALLOWED_ORIGINS: `http://127.0.0.1:${other.port}`,
+        SLICER_TOKEN_TRANSPORT: 'post',
+      });
+      assert.equal(run.code, 0, run.err);
+      assert.deepEqual(JSON.parse(run.out), { type: 'multipart/form-data' });
+      assert.equal(received.model, 'file part.stl: 10 bytes');
+      assert.equal(received.quality, 'high');
+      assert.match(received.token ?? '', /^\S{20,}$/, 'the post transport put the token in the multipart body');
+      const missing = await cli(['call', 'POST', url, '--form', 'model=@/no/such/file.stl']);
+      assert.equal(missing.code, 2);
+      assert.match(missing.err, /--form model=@\/no\/such\/file\.stl: cannot read "\/no\/such\/file\.stl" \(ENOENT\)/);
     } finally {
       await other.close();
     }

@@ -2,12 +2,9 @@
  * The CLI's dispatcher: `slicer-auth <command> [options]`.
  */
 import { ErrorCode, isAuthError } from '../errors.ts';
-import { CALL_HELP, callCommand } from './call_command.ts';
-import { demo } from './demo.ts';
-import { DOCTOR_HELP, doctorCommand } from './doctor/command.ts';
-import { PERMANENT_HELP, permanentCommand } from './permanent_command.ts';
-import { SANDBOX_HELP, sandboxCommand } from './sandbox_command.ts';
-import { TOKEN_HELP, tokenCommand } from './token_command.ts';
+import { packageVersion } from '../package_info.ts';
+import { type Command, COMMANDS as BASE } from './commands.ts';
+import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help. */
@@ -19,20 +16,24 @@ Commands:
   permanent   create, list or revoke permanent tokens (drives the web UI in a headless browser)
   sandbox     run the local sandbox services
   doctor      check the set-up end to end and say how to fix what is wrong
+  contract    check an authorization service against the documented contract (Playwright)
+  completion  print a shell completion script (bash, zsh, fish)
   demo        the npm start demo: the module end to end (against the sandbox when nothing is configured)
 
-Run "slicer-auth <command> --help" for a command's options.
+Run "slicer-auth <command> --help" for a command's options, "slicer-auth --version" for the version.
 Configuration: SLICER_* variables in the environment or .env (see .env.example).
 
 Exit codes: 0 success, 1 refused or failed, 2 usage error, 3 configuration error.`;
 
-const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => Promise<number> }> = {
-  token: { help: TOKEN_HELP, run: tokenCommand },
-  call: { help: CALL_HELP, run: callCommand },
-  permanent: { help: PERMANENT_HELP, run: permanentCommand },
-  sandbox: { help: SANDBOX_HELP, run: sandboxCommand },
-  doctor: { help: DOCTOR_HELP, run: doctorCommand },
-  demo: { help: 'Usage: slicer-auth demo\n\nRuns the module end to end and exits.', run: (_args, io) => demo(io) },
+/** Every command, completion included (it completes them all). */
+const COMMANDS: Readonly<Record<string, Command>> = {
+  ...BASE,
+  completion: {
+    help: COMPLETION_HELP,
+    run: (args, io) => completionCommand(args, io, COMMANDS),
+    options: [],
+    actions: ['bash', 'zsh', 'fish'],
+  },
 };
 
 /**
@@ -44,6 +45,10 @@ const COMMANDS: Record<string, { help: string; run: (args: string[], io: Io) => 
  */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...args] = argv;
+  if (name === '--version' || name === '-V') {
+    io.out(packageVersion());
+    return EXIT.OK;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(HELP);
     return name === undefined ? EXIT.USAGE : EXIT.OK;

@@ -36,6 +36,18 @@ once on standard output: store it, it is not shown again.
 Logs in with SLICER_USERNAME / SLICER_PASSWORD when asked, or uses the Playwright
 storage state in SLICER_UI_STORAGE_STATE (single sign-on).`;
 
+/** The command's actions and options (for parseArgs and shell completion). */
+export const PERMANENT_ACTIONS = ['create', 'list', 'revoke'] as const;
+export const PERMANENT_OPTIONS = {
+  name: { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  prefix: { type: 'string' },
+  run: { type: 'string' },
+  'max-age': { type: 'string' },
+  json: { type: 'boolean' },
+  'allow-duplicate': { type: 'boolean' },
+} as const;
+
 /**
  * Runs `permanent <action>`.
  *
@@ -46,19 +58,7 @@ storage state in SLICER_UI_STORAGE_STATE (single sign-on).`;
 export async function permanentCommand(args: string[], io: Io): Promise<number> {
   const [action, ...rest] = args;
   if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError('Choose create, list or revoke');
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' },
-      scope: { type: 'string', multiple: true },
-      prefix: { type: 'string' },
-      run: { type: 'string' },
-      'max-age': { type: 'string' },
-      json: { type: 'boolean' },
-      'allow-duplicate': { type: 'boolean' },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ args: rest, options: PERMANENT_OPTIONS, strict: true });
   const allowed: string[] = { create: ['name', 'scope', 'allow-duplicate'], list: ['json'], revoke: ['name', 'prefix', 'run', 'max-age'] }[
     action
   ];

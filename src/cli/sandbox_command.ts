@@ -23,6 +23,9 @@ Stops on Ctrl-C or SIGTERM.
 SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_PREDICT_SERVICE_ID
 in the environment override the seeded user and service ids.`;
 
+/** The command's options (for parseArgs and shell completion). */
+export const SANDBOX_OPTIONS = { port: { type: 'string' }, 'test-mode': { type: 'boolean' }, 'ui-variant': { type: 'string' } } as const;
+
 /**
  * Sandbox options from the environment: only the real environment, never
  * `.env`, which may hold a live account's password.
@@ -64,7 +67,7 @@ export function envLines(sandbox: Sandbox): string[] {
 export async function sandboxCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string' }, 'test-mode': { type: 'boolean' }, 'ui-variant': { type: 'string' } },
+    options: SANDBOX_OPTIONS,
     strict: true,
   });
   const port = Number(values.port ?? 8787);

@@ -10,7 +10,7 @@ import { type Io, UsageError } from './usage.ts';
 export const TOKEN_HELP = `Usage: slicer-auth token [--scope slicer|predict|service_id=<id>] [--json] [--min-validity SECONDS]
 
 Prints an access token on standard output, e.g.
-  curl -H "Authorization: Bearer $(npx tsx src/cli.ts token)" "$SLICER_BASE_URL/..."
+  curl -H "Authorization: Bearer $(npx slicer-auth token)" "$SLICER_BASE_URL/..."
 
   --scope S            which service (default slicer)
   --json               print {"access_token", "scope"} as JSON
@@ -23,10 +23,17 @@ Prints an access token on standard output, e.g.
  * @param io output streams
  * @returns the exit code
  */
+/** The command's options (for parseArgs and shell completion). */
+export const TOKEN_OPTIONS = {
+  scope: { type: 'string', default: 'slicer' },
+  json: { type: 'boolean' },
+  'min-validity': { type: 'string' },
+} as const;
+
 export async function tokenCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { scope: { type: 'string', default: 'slicer' }, json: { type: 'boolean' }, 'min-validity': { type: 'string' } },
+    options: TOKEN_OPTIONS,
     strict: true,
   });
   const minValidity = values['min-validity'] === undefined ? undefined : Number(values['min-validity']);

@@ -27,6 +27,13 @@ permanent token is created or revoked, nothing is written to a shared store.
 
 Exit code 0 when nothing failed (warnings allowed), 1 otherwise.`;
 
+/** The command's options (for parseArgs and shell completion). */
+export const DOCTOR_OPTIONS = {
+  json: { type: 'boolean' },
+  scope: { type: 'string', multiple: true },
+  'write-check': { type: 'boolean' },
+} as const;
+
 const MARK: Record<Status, string> = { ok: '✔', fail: '✖', warn: '!', skip: '–' };
 
 /**
@@ -50,11 +57,7 @@ export function formatResults(results: readonly CheckResult[]): string[] {
  * @returns 0 when no check failed, else 1
  */
 export async function doctorCommand(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { json: { type: 'boolean' }, scope: { type: 'string', multiple: true }, 'write-check': { type: 'boolean' } },
-    strict: true,
-  });
+  const { values } = parseArgs({ args, options: DOCTOR_OPTIONS, strict: true });
   const scopes = values.scope?.map((scope) => {
     if (scope !== 'slicer' && scope !== 'predict') throw new UsageError(`--scope takes slicer or predict, got "${scope}"`);
     return scope;
