@@ -17,21 +17,25 @@
  *
  * @module
  */
-export { authedFetch, getToken } from './src/default_client.ts';
+export { authedFetch, getToken, getTokenInfo } from './src/default_client.ts';
 export { createAuthClient } from './src/client.ts';
 export type { AuthClient, AuthClientOptions, FetchLike, Logger } from './src/client.ts';
 export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';
 export type { SettingOptions, TokenTransport } from './src/config.ts';
 export type { ScopeInput } from './src/scope.ts';
 export type { GetTokenOptions } from './src/token_cache.ts';
+export type { TokenInfo, TokenOrigin } from './src/grant.ts';
+export type { AuthEvent, AuthEventType, CacheLayer, EventListener } from './src/events.ts';
 export { createMemoryStore } from './src/stores/memory.ts';
 export type { Release, StoredGrant, StoreKey, TokenStore } from './src/stores/store.ts';
 export {
   AuthError,
+  ClientClosedError,
   ConfigError,
   ErrorCode,
   InsecureAuthUrlError,
   isAuthError,
+  MinValidityUnreachableError,
   PermanentTokenRejectedError,
   TokenEndpointRedirectError,
   TokenEndpointUnavailableError,

@@ -8,7 +8,9 @@ import { type Clock, systemClock } from './clock.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf, type SettingOptions } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
 import { ClientClosedError, isAuthError } from './errors.ts';
+import type { EventListener } from './events.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
+import type { TokenInfo } from './grant.ts';
 import { redact } from './redact.ts';
 import { type AuthOptions, authOptions } from './request_auth.ts';
 import type { ScopeInput } from './scope.ts';
@@ -17,6 +19,7 @@ import { createSharedGrants, type SharedGrants } from './shared_grants.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
+import { createEmitter, shows } from './telemetry.ts';
 import { createTokenSource } from './token_source.ts';
 
 export type { FetchLike, Logger };
@@ -45,10 +48,20 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
    */
   random?: (() => number) | undefined;
   /**
-   * Where warnings go.
+   * Where log lines go, at the level of `logLevel` (`SLICER_LOG_LEVEL`).
    * @default console, prefixed "[slicer-auth]"
    */
   logger?: Logger | undefined;
+  /**
+   * Receives every event of the client (token requests, cache hits, refreshes, 401s, store fall-backs,
+   * lock waits); never a secret. A listener that throws is ignored.
+   */
+  onEvent?: EventListener | undefined;
+  /**
+   * Report spans and metrics to OpenTelemetry when `@opentelemetry/api` is installed.
+   * @default true
+   */
+  openTelemetry?: boolean | undefined;
   /**
    * A shared token store (your own engine, or `createMemoryStore()` to share between clients).
    * @default Redis with `SLICER_TOKEN_STORE`, the file of `SLICER_TOKEN_CACHE`, else none
@@ -72,10 +85,25 @@ export interface AuthClient {
    * A valid access token for a scope: the permanent token if one is configured,
    * else a cached temporary token, refreshed before it expires.
    * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
-   * @param options `minValidity`: seconds the token must still be valid
-   * @throws {AuthError} `CONFIG_INVALID`, `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`
+   * @param options `minValidity`: seconds the token must still be valid; `signal`: stop waiting (this call only);
+   *   `forceRefresh`: replace the token in every layer
+   * @throws {AuthError} `CONFIG_INVALID`, `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`,
+   *   `MIN_VALIDITY_UNREACHABLE`, `CLIENT_CLOSED`; the signal's reason when it aborts
    */
   getToken(scope?: ScopeInput, options?: GetTokenOptions): Promise<string>;
+  /**
+   * {@link AuthClient.getToken} with what is known of the token: its scope,
+   * when it expires, when this client obtained it, and where it came from.
+   * @param scope as for getToken
+   * @param options as for getToken
+   * @returns `{ token, scope, expiresAt, obtainedAt, source }`
+   * @throws {AuthError} as getToken
+   * @example
+   * ```ts
+   * const { expiresAt, source } = await client.getTokenInfo('slicer'); // source: 'memory' | 'file' | 'redis' | 'request' | …
+   * ```
+   */
+  getTokenInfo(scope?: ScopeInput, options?: GetTokenOptions): Promise<TokenInfo>;
   /** Authenticated ky-like instance; see {@link AuthedFetch}. */
   readonly authedFetch: AuthedFetch;
   /**
@@ -102,6 +130,16 @@ export interface AuthClient {
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:/i;
+
+/** The console, each line prefixed with the module's name. */
+function prefixed(target: Console): Logger {
+  return {
+    error: (message) => target.error(`[slicer-auth] ${message}`),
+    warn: (message) => target.warn(`[slicer-auth] ${message}`),
+    info: (message) => target.info(`[slicer-auth] ${message}`),
+    debug: (message) => target.debug(`[slicer-auth] ${message}`),
+  };
+}
 
 /**
  * Whether a request input is a path to resolve against a base URL.
@@ -175,8 +213,16 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   const secrets = secretsOf(config);
-  const logger = options.logger ?? { warn: (message: string) => console.warn(`[slicer-auth] ${message}`) };
-  const warn = (message: string) => logger.warn(redact(message, secrets));
+  const logger = options.logger ?? prefixed(console);
+  const level = config.logLevel;
+  const warn = shows(level, 'warn') ? (message: string) => logger.warn(redact(message, secrets)) : () => undefined;
+  const emit = createEmitter({
+    onEvent: options.onEvent,
+    logger,
+    level,
+    openTelemetry: options.openTelemetry ?? true,
+    redact: (text) => redact(text, secrets),
+  });
   let cache: TokenCache | undefined;
   let shared: SharedGrants | undefined;
   let store: TokenStore | undefined;
@@ -196,18 +242,21 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       clock,
       timeoutMs: options.tokenTimeoutMs,
       retries: options.tokenRetries,
+      emit,
     });
     store = selectStore({ ...config, store: options.store, wallNow: () => clock.wallNow() });
     shared = store
-      ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn })
+      ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn, emit })
       : undefined;
     cache = createTokenCache({
       fetchGrant: shared?.fetchGrant ?? source,
       confirm: shared?.confirm,
+      forget: shared?.forget,
       now: () => clock.now(),
       random: options.random ?? Math.random,
       marginMs,
       warn,
+      emit,
     });
     return cache;
   }
@@ -217,11 +266,34 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     return target.permanentToken ? target.permanentToken.reveal() : cache?.peek(target.scope);
   }
 
+  /** The token of a scope with what is known of it. */
+  async function infoFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<TokenInfo> {
+    open('getToken');
+    if (target.permanentToken) {
+      return {
+        token: target.permanentToken.reveal(),
+        scope: target.scope,
+        expiresAt: undefined,
+        obtainedAt: undefined,
+        source: 'permanent',
+      };
+    }
+    // resolveScope guarantees credentials when no permanent token covers the scope.
+    const held = await tokens(target.credentials as Credentials).get(target.scope, getOptions);
+    const wall = (monotonic: number) => new Date(clock.wallNow() + (monotonic - clock.now()));
+    return {
+      token: held.grant.token,
+      scope: target.scope,
+      expiresAt: wall(held.grant.expiresAt),
+      obtainedAt: wall(held.obtainedAt),
+      source: held.origin,
+    };
+  }
+
   function tokenFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<string> {
     open('getToken');
     if (target.permanentToken) return Promise.resolve(target.permanentToken.reveal());
-    // resolveScope guarantees credentials when no permanent token covers the scope.
-    return tokens(target.credentials as Credentials).get(target.scope, getOptions);
+    return tokens(target.credentials as Credentials).get(target.scope, getOptions).then((held) => held.grant.token);
   }
 
   /** Per scope and URL kind, made on first use. */
@@ -236,14 +308,12 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
         transport: config.transport,
         token: () => tokenFor(target),
         ready: () => readyToken(target),
-        invalidate: async (token) => {
-          cache?.invalidate(target.scope, token);
-          await shared?.forget(target.scope, token);
-        },
+        invalidate: async (token) => cache?.invalidate(target.scope, token),
         fetch: send,
         allowInsecureHttp: config.allowInsecureHttp,
         redact: (text) => redact(text, secrets),
         warn,
+        emit,
       });
       const ready: Options = { fetch: auth.fetch, retry: DEFAULT_RETRY };
       // resolveScope checked that a relative URL has a base URL.
@@ -288,13 +358,14 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
 
   return {
     getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
+    getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), getOptions),
     authedFetch: withMethods(call),
     async invalidate(scope) {
       open('invalidate');
-      const only = scope === undefined ? undefined : resolveScope(config, scope).scope;
-      const dropped = cache?.invalidate(only) ?? [];
-      if (only !== undefined && dropped.length === 0) await shared?.forget(only); // none here: the stored one, whichever it is
-      await Promise.all(dropped.map((token) => shared?.forget(token.scope, token.token)));
+      if (scope === undefined) return cache?.invalidate();
+      const target = resolveScope(config, scope);
+      // A scope's token is forgotten in the shared store even when this process never held it.
+      if (!target.permanentToken) await tokens(target.credentials as Credentials).invalidate(target.scope);
     },
     close,
     [Symbol.asyncDispose]: close,

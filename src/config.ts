@@ -50,6 +50,8 @@ export interface SettingOptions {
   refreshMarginSeconds?: number | undefined;
   /** Allow the password and tokens over plain http to a non-loopback host. @default false */
   allowInsecureHttp?: boolean | undefined;
+  /** What the client logs (to `logger`). @default SLICER_LOG_LEVEL, else "warn" */
+  logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug' | undefined;
   /**
    * Other origins that may receive a scope's token (e.g. `https://storage.example.com`);
    * every other request goes out without it. @default SLICER_ALLOWED_ORIGINS, else none

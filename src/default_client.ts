@@ -7,6 +7,7 @@ import { type AuthedFetch, withMethods } from './authed_fetch.ts';
 import { type AuthClient, buildClient, isRelative } from './client.ts';
 import type { Needs } from './config.ts';
 import type { ScopeInput } from './scope.ts';
+import type { TokenInfo } from './grant.ts';
 import type { GetTokenOptions } from './token_cache.ts';
 
 let client: AuthClient | undefined;
@@ -33,6 +34,23 @@ function defaultClient(needs?: Needs): AuthClient {
  */
 export async function getToken(scope?: ScopeInput, options?: GetTokenOptions): Promise<string> {
   return defaultClient({ scope }).getToken(scope, options);
+}
+
+/**
+ * {@link getToken} with what is known of the token: scope, expiry, when it
+ * was obtained and where it came from (memory, file, redis, request, permanent).
+ *
+ * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
+ * @param options as for getToken
+ * @returns the token and its facts
+ * @throws {AuthError} as getToken
+ * @example
+ * ```ts
+ * const { token, expiresAt } = await getTokenInfo('slicer', { minValidity: 900 });
+ * ```
+ */
+export async function getTokenInfo(scope?: ScopeInput, options?: GetTokenOptions): Promise<TokenInfo> {
+  return defaultClient({ scope }).getTokenInfo(scope, options);
 }
 
 /**

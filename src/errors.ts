@@ -27,6 +27,8 @@ export const ErrorCode = {
   PERMANENT_TOKEN_REJECTED: 'PERMANENT_TOKEN_REJECTED',
   /** The client was closed (`close()` or `await using`); it takes no more calls. */
   CLIENT_CLOSED: 'CLIENT_CLOSED',
+  /** A `minValidity` longer than the lifetime of the tokens the service issues: no token can meet it. */
+  MIN_VALIDITY_UNREACHABLE: 'MIN_VALIDITY_UNREACHABLE',
 } as const;
 
 /** One of the {@link ErrorCode} values. */
@@ -248,6 +250,29 @@ export class ClientClosedError extends AuthError {
   /** @param call what was called, e.g. `getToken` */
   constructor(call: string) {
     super(ErrorCode.CLIENT_CLOSED, `Cannot call ${call}: this client was closed; create a new one with createAuthClient()`);
+  }
+}
+
+/** A `minValidity` no token of the service can meet. Code `MIN_VALIDITY_UNREACHABLE`. */
+export class MinValidityUnreachableError extends AuthError {
+  /** The validity asked for, seconds. */
+  readonly minValidity: number;
+  /** The lifetime of the service's tokens, seconds. */
+  readonly lifetime: number;
+
+  /**
+   * @param scope the scope
+   * @param minValidity what was asked, seconds
+   * @param lifetime what the service gives, seconds
+   */
+  constructor(scope: string, minValidity: number, lifetime: number) {
+    super(
+      ErrorCode.MIN_VALIDITY_UNREACHABLE,
+      `Ask for a minValidity of at most ${lifetime} s for scope "${scope}": the service issues tokens valid ${lifetime} s, ` +
+        `so no token can be valid ${minValidity} s more`,
+    );
+    this.minValidity = minValidity;
+    this.lifetime = lifetime;
   }
 }
 

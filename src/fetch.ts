@@ -16,8 +16,17 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
  */
 export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
-/** Where the client's warnings go. */
+/**
+ * Where the client's log lines go; `console` fits. Only `warn` is required:
+ * the other levels are used when present and enabled (`logLevel`).
+ */
 export interface Logger {
-  /** Receives one warning, already free of secrets. */
+  /** Something failed and was given up on (a token refused twice). */
+  error?(message: string): void;
+  /** Something deserves attention (a store failing, a refresh failing, a token withheld). */
   warn(message: string): void;
+  /** What the client did: token requests, refreshes. */
+  info?(message: string): void;
+  /** Details: cache hits, lock waits. */
+  debug?(message: string): void;
 }

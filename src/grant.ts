@@ -3,6 +3,9 @@
  * that the token cache and the shared stores both apply.
  */
 
+/** Where a token came from: a request, a shared store layer, or the in-process memory. */
+export type TokenOrigin = 'request' | 'memory' | 'file' | 'redis' | 'store';
+
 /** A token with its lifetime, measured on the client's monotonic clock. */
 export interface Grant {
   /** The access token. */
@@ -11,6 +14,22 @@ export interface Grant {
   readonly expiresAt: number;
   /** Its full lifetime in ms, as the server stated it. */
   readonly lifetime: number;
+  /** Where it was obtained: a token request (default) or a shared store. */
+  readonly source?: Exclude<TokenOrigin, 'memory'> | undefined;
+}
+
+/** What `getTokenInfo` tells of a token. */
+export interface TokenInfo {
+  /** The access token. */
+  readonly token: string;
+  /** The scope string sent to the token endpoint, `service_id=<id>`. */
+  readonly scope: string;
+  /** When it expires (wall clock); undefined for a permanent token. */
+  readonly expiresAt: Date | undefined;
+  /** When this client obtained it (wall clock); undefined for a permanent token. */
+  readonly obtainedAt: Date | undefined;
+  /** Where this call found it: in memory, a shared store, a new request, or the configured permanent token. */
+  readonly source: TokenOrigin | 'permanent';
 }
 
 /**

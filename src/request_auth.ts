@@ -24,6 +24,7 @@ import type { TokenTransport } from './config.ts';
 import type { ScopeTarget } from './scope_target.ts';
 import { assertSafeUrl, mayReceiveToken } from './url_policy.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
 import { type FetchLike, globalFetch } from './fetch.ts';
 
 /** What the options of one scope need from their client. */
@@ -46,6 +47,8 @@ export interface RequestAuth {
   readonly redact: (text: string) => string;
   /** Where a warning goes (a request sent without the token, once per origin). */
   readonly warn: (message: string) => void;
+  /** Receives `token.unauthorized` events; undefined when nobody listens. */
+  readonly emit?: ((event: AuthEvent) => void) | undefined;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -228,11 +231,16 @@ export function authOptions(auth: RequestAuth): AuthOptions {
     const spare = request.body && !auth.target.permanentToken ? request.clone() : undefined;
     const response = first ?? (await sendWithToken(request, init, token, auth, trusted));
     if (response.status !== 401) return response;
-    if (auth.target.permanentToken) throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
+    if (auth.target.permanentToken) {
+      auth.emit?.({ type: 'token.unauthorized', scope: auth.target.scope, retried: false });
+      throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
+    }
     await response.body?.cancel().catch(() => undefined);
+    auth.emit?.({ type: 'token.unauthorized', scope: auth.target.scope, retried: true });
     await auth.invalidate(token);
     const again = await sendWithToken(spare ?? request, init, await auth.token(), auth, trusted);
     if (again.status !== 401) return again;
+    auth.emit?.({ type: 'token.unauthorized', scope: auth.target.scope, retried: false });
     throw new UnauthorizedError(
       auth.redact(
         `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +

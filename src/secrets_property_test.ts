@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { isAuthError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
 import { freePort } from './testing/processes.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
@@ -44,13 +45,15 @@ function shown(error: unknown): string {
   return parts.join('\n');
 }
 
-test('no error path or warning shows the password or a token, in any encoding', async () => {
+test('no error path, warning or event shows the password or a token, in any encoding', async () => {
   const closed = `http://127.0.0.1:${await freePort()}`;
   await fc.assert(
     fc.asyncProperty(secret, secret, async (password, token) => {
       fc.pre(!password.includes(token) && !token.includes(password));
       const scope = `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
-      const client = () => h.client({ username: 'u', password, tokenRetries: 0 });
+      const events: AuthEvent[] = [];
+      const onEvent = (event: AuthEvent) => events.push(event);
+      const client = () => h.client({ username: 'u', password, tokenRetries: 0, onEvent, logLevel: 'debug' });
       const fault = (status: number, body: unknown, headers: Record<string, string> = {}) =>
         h.sandbox.store.addFault({ status, body: typeof body === 'string' ? body : JSON.stringify(body), headers, times: 1 });
       const errors: unknown[] = [];
@@ -72,7 +75,7 @@ test('no error path or warning shows the password or a token, in any encoding', 
       await attempt(() => client().getToken());
       fault(307, '', { location: `/steal/${encodeURIComponent(password)}?p=${encodeURIComponent(password)}` });
       await attempt(() => client().getToken());
-      await attempt(() => h.client({ authUrl: closed, username: 'u', password, tokenRetries: 0 }).getToken());
+      await attempt(() => h.client({ authUrl: closed, username: 'u', password, tokenRetries: 0, onEvent }).getToken());
       await attempt(() => client().getToken(`service_id=${password}` as `service_id=${string}`));
       await attempt(async () => h.client({ username: 'u', password, token, refreshMarginSeconds: Number.NaN }));
 
@@ -83,6 +86,9 @@ test('no error path or warning shows the password or a token, in any encoding', 
       }
       const logs = h.warnings.join('\n');
       for (const form of [...forms(password), ...forms(token)]) assert.ok(!logs.includes(form), `leaked in a warning: ${form}`);
+      assert.ok(events.some((e) => e.type === 'token.request'), 'events were emitted');
+      const told = JSON.stringify(events);
+      for (const form of [...forms(password), ...forms(token)]) assert.ok(!told.includes(form), `leaked in an event: ${form} in ${told}`);
     }),
     // The first example was found by this test: a trailing space once was trimmed off the password.
     { numRuns: 25, examples: [['Q7aaaaa ', 'Q7bbbbbb'], [' Q7+&%= é😀', 'Q7.*?[]()']] },

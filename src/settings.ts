@@ -190,6 +190,21 @@ export const SETTINGS = {
     schema: v.optional(flag, 'false'),
     doc: 'Set to 1 to allow the password and tokens over plain http to a non-loopback host (not recommended).',
   }),
+  logLevel: setting({
+    env: 'SLICER_LOG_LEVEL',
+    defaults: '`warn`',
+    option: optionOf<'silent' | 'error' | 'warn' | 'info' | 'debug'>(),
+    schema: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.toLowerCase(),
+        v.picklist(['silent', 'error', 'warn', 'info', 'debug'] as const, message('expected silent, error, warn, info or debug')),
+      ),
+      'warn',
+    ),
+    doc: 'What the client logs: silent, error, warn (default), info (token requests and refreshes) or debug (cache hits, lock waits).',
+  }),
   allowedOrigins: setting({
     env: 'SLICER_ALLOWED_ORIGINS',
     option: optionOf<string | readonly string[]>(),

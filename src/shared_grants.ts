@@ -15,6 +15,7 @@
  *   The password never goes to the store: only tokens do.
  */
 import type { Clock } from './clock.ts';
+import type { AuthEvent } from './events.ts';
 import { type Grant, type GrantFetcher, hardMargin } from './grant.ts';
 import type { StoredGrant, StoreKey, TokenStore } from './stores/store.ts';
 
@@ -38,6 +39,8 @@ export interface SharedGrantsOptions {
   marginMs?: number | undefined;
   /** Where warnings go (already free of secrets). */
   warn: (message: string) => void;
+  /** Receives `store.fallback` and `lock.wait` events; undefined when nobody listens. */
+  emit?: ((event: AuthEvent) => void) | undefined;
 }
 
 /** Grants through a shared store. */
@@ -63,6 +66,8 @@ export interface SharedGrants {
  */
 export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGrantsOptions): SharedGrants {
   const { store, clock } = options;
+  /** How a token read from this store is reported: a file, Redis, or another engine. */
+  const layer = store.kind === 'file' || store.kind === 'redis' ? store.kind : 'store';
   const refused = new Set<string>();
   const confirming = new Map<string, Promise<boolean>>();
   const key = (scope: string): StoreKey => ({ authUrl: options.authUrl, username: options.username, scope });
@@ -86,6 +91,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     } catch (error) {
       failing = true;
       warnOnce(`${(error as Error).message}; fetching tokens directly until the shared token store answers again`);
+      options.emit?.({ type: 'store.fallback', store: store.description, reason: (error as Error).message });
       return FAILED;
     }
   }
@@ -97,35 +103,46 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
    * refreshes it in the background, and the first refresher in the fleet
    * stores the next one for all.
    */
-  function usable(stored: StoredGrant | undefined | typeof FAILED, replacing: Grant | undefined): Grant | undefined {
+  function usable(scope: string, stored: StoredGrant | undefined | typeof FAILED, replacing: Grant | undefined): Grant | undefined {
     if (!stored || stored === FAILED || refused.has(stored.token) || stored.token === replacing?.token) return undefined;
     const remaining = stored.expiresAt - clock.wallNow();
     if (remaining <= hardMargin(stored.lifetime, options.marginMs) + 1000) return undefined;
-    return { token: stored.token, expiresAt: clock.now() + remaining, lifetime: stored.lifetime };
+    options.emit?.({ type: 'token.cached', scope, layer });
+    return { token: stored.token, expiresAt: clock.now() + remaining, lifetime: stored.lifetime, source: layer };
   }
 
   const shared: GrantFetcher = async (scope, replacing) => {
     const first = await attempt(() => store.get(key(scope)));
     if (first === FAILED) return fetchGrant(scope);
-    const cached = usable(first, replacing);
+    const cached = usable(scope, first, replacing);
     if (cached) return cached;
-    const waitUntil = clock.now() + MAX_WAIT_MS;
+    const waitStarted = clock.now();
+    const waitUntil = waitStarted + MAX_WAIT_MS;
+    const waited = (outcome: 'read' | 'acquired' | 'gave-up') =>
+      options.emit?.({ type: 'lock.wait', scope, waitedMs: clock.now() - waitStarted, outcome });
+    let polled = false;
     let release: Awaited<ReturnType<TokenStore['lock']>> | typeof FAILED;
     while (!(release = await attempt(() => store.lock(key(scope), LOCK_TTL_MS)))) {
+      polled = true;
       await clock.sleep(POLL_MS);
       const stored = await attempt(() => store.get(key(scope)));
       if (stored === FAILED) return fetchGrant(scope);
-      const written = usable(stored, replacing);
-      if (written) return written;
+      const written = usable(scope, stored, replacing);
+      if (written) {
+        waited('read');
+        return written;
+      }
       if (clock.now() > waitUntil) {
+        waited('gave-up');
         warnOnce(`The shared token store's lock for scope "${scope}" stayed taken; fetching a token without it`);
         return fetchGrant(scope);
       }
     }
+    if (polled) waited('acquired');
     if (release === FAILED) return fetchGrant(scope);
     try {
       const meanwhile = await attempt(() => store.get(key(scope)));
-      const written = usable(meanwhile, replacing);
+      const written = usable(scope, meanwhile, replacing);
       if (written) return written;
       const grant = await fetchGrant(scope);
       if (meanwhile !== FAILED) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { AuthEvent } from './events.ts';
 import type { Grant } from './grant.ts';
 import { createSharedGrants, LOCK_TTL_MS } from './shared_grants.ts';
 import { createMemoryStore } from './stores/memory.ts';
@@ -19,14 +20,16 @@ function setup(options: { autoAdvance?: boolean } = {}) {
     requests++;
     return { token: `own-${requests}`, expiresAt: clock.now() + 3_600_000, lifetime: 3_600_000 };
   };
+  const events: AuthEvent[] = [];
   const shared = createSharedGrants(fetchGrant, {
     store,
     authUrl: KEY.authUrl,
     username: KEY.username,
     clock,
     warn: (m) => warnings.push(m),
+    emit: (event) => events.push(event),
   });
-  return { clock, store, shared, warnings, requests: () => requests };
+  return { clock, store, shared, warnings, events, requests: () => requests };
 }
 
 /** Lets pending promise callbacks run (the store is in memory: a few turns suffice). */
@@ -54,6 +57,10 @@ describe('shared grants on a fake clock', () => {
     assert.equal(grant.token, 'from-holder');
     assert.equal(s.requests(), 0, 'no request of its own');
     assert.equal(grant.expiresAt, storedAt + 3_600_000, 'the stored wall-clock expiry mapped onto the monotonic clock');
+    assert.deepEqual(s.events, [
+      { type: 'token.cached', scope: SCOPE, layer: 'store' },
+      { type: 'lock.wait', scope: SCOPE, waitedMs: 150, outcome: 'read' },
+    ]);
   });
 
   test('waiting is bounded: after 15 s of a lock that stays taken, one warning and a token fetched without it', async () => {
@@ -64,6 +71,7 @@ describe('shared grants on a fake clock', () => {
     assert.equal(s.requests(), 1);
     assert.ok(s.clock.now() > 15_000 && s.clock.now() <= 15_100, `waited 15 s on the clock (${s.clock.now()} ms)`);
     assert.deepEqual(s.warnings, [`The shared token store's lock for scope "${SCOPE}" stayed taken; fetching a token without it`]);
+    assert.deepEqual(s.events.map((e) => e.type === 'lock.wait' && e.outcome), ['gave-up']);
   });
 
   test('a lock left by a holder that died expires after its TTL on the store clock, and the next caller takes it', async () => {
@@ -73,6 +81,7 @@ describe('shared grants on a fake clock', () => {
     assert.equal(grant.token, 'own-1');
     assert.ok(s.clock.now() >= 1500 && s.clock.now() < 1600, `took the lock once it expired (${s.clock.now()} ms)`);
     assert.deepEqual(s.warnings, [], 'no warning: the lock expired, it was not given up on');
+    assert.deepEqual(s.events.map((e) => e.type === 'lock.wait' && e.outcome), ['acquired']);
     assert.equal((await s.store.get(KEY))?.token, 'own-1', 'stored for the others');
   });
 });

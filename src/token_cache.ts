@@ -13,19 +13,39 @@
  *   wait for a new one. A token is never handed out past its expiry.
  * - The refresh point is pulled earlier by up to 10 % of the margin, at random,
  *   so processes started together do not refresh in lockstep.
+ * - A caller's abort signal ends that caller's wait only: the request other
+ *   callers share goes on.
  */
-import { AuthError } from './errors.ts';
-import { DEFAULT_REFRESH_MARGIN_MS, type Grant, type GrantFetcher, hardMargin, refreshMargin } from './grant.ts';
+import { abortable } from './abort.ts';
+import { AuthError, MinValidityUnreachableError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
+import { DEFAULT_REFRESH_MARGIN_MS, type Grant, type GrantFetcher, hardMargin, refreshMargin, type TokenOrigin } from './grant.ts';
 /** After a failed refresh, how long a still-valid token is used before trying again. */
 const FAILED_REFRESH_PAUSE_MS = 30_000;
+/** Share of a token's lifetime a `minValidity` may ask for and still be met by a fresh token. */
+const MAX_VALIDITY_SHARE = 0.9;
 
 /** Per-call requirements of {@link TokenCache.get}. */
 export interface GetTokenOptions {
   /**
    * Minimum remaining lifetime in seconds the token must have; a token with
-   * less is refreshed first (e.g. 900 before a long upload).
+   * less is refreshed first (e.g. 900 before a long upload). More than the
+   * service's token lifetime is an error (`MIN_VALIDITY_UNREACHABLE`).
    */
   minValidity?: number | undefined;
+  /** Stops waiting for a token: this call rejects with the signal's reason; a request other callers share goes on. */
+  signal?: AbortSignal | undefined;
+  /** Replace the current token with a new one, in every layer (memory and the shared store). */
+  forceRefresh?: boolean | undefined;
+}
+
+/** A token as the cache hands it out. */
+export interface Held {
+  readonly grant: Grant;
+  /** Where this call found it: `memory`, or where a new one came from (a request, a shared store). */
+  readonly origin: TokenOrigin;
+  /** When this process obtained it (monotonic ms). */
+  readonly obtainedAt: number;
 }
 
 /** What {@link createTokenCache} needs. */
@@ -46,39 +66,38 @@ export interface TokenCacheOptions {
    * @default always current (no shared store)
    */
   confirm?: ((scope: string, token: string) => Promise<boolean>) | undefined;
-}
-
-/** A token the cache dropped. */
-export interface Dropped {
-  readonly scope: string;
-  readonly token: string;
+  /** Forgets a token in the shared store too (compare-and-delete); without a token, the stored one. */
+  forget?: ((scope: string, token?: string) => Promise<void>) | undefined;
+  /** Receives the cache's events; undefined when nobody listens (then none is made). */
+  emit?: ((event: AuthEvent) => void) | undefined;
 }
 
 /** A per-scope cache of temporary tokens. */
 export interface TokenCache {
   /**
    * A token for the scope: cached while fresh, refreshed otherwise.
-   * @throws the fetcher's errors when no valid token can be had
+   * @throws the fetcher's errors when no valid token can be had; `MIN_VALIDITY_UNREACHABLE`; the signal's reason
    */
-  get(scope: string, options?: GetTokenOptions): Promise<string>;
+  get(scope: string, options?: GetTokenOptions): Promise<Held>;
   /**
-   * Drops the cached token of a scope (all scopes when none is named); with
-   * `token`, only if that is still the cached one.
-   * @returns the tokens dropped, so that shared layers can forget them too
+   * Forgets the token of a scope (all scopes when none is named) here and in
+   * the shared store; with `token`, only that token (a newer one is kept).
    */
-  invalidate(scope?: string, token?: string): Dropped[];
-  /** Resolves once no token request is in flight (their locks released). */
-  settled(): Promise<void>;
+  invalidate(scope?: string, token?: string): Promise<void>;
   /**
    * The cached token of a scope when it needs nothing (no refresh due, no
    * minimum validity): the request path's synchronous shortcut. Otherwise
    * undefined, and {@link TokenCache.get} decides.
    */
   peek(scope: string): string | undefined;
+  /** Resolves once no token request is in flight (their locks released). */
+  settled(): Promise<void>;
 }
 
 interface Entry {
   readonly grant: Grant;
+  /** When this process obtained it (monotonic ms). */
+  readonly obtainedAt: number;
   /** From here on, a background refresh starts. */
   readonly softAt: number;
   /** From here on, callers wait for a new token. */
@@ -92,21 +111,23 @@ interface Entry {
 /**
  * Creates a token cache.
  *
- * @param options fetcher, clock, random source, margin and warning sink
+ * @param options fetcher, clock, random source, margin, warning sink, shared-store hooks and event sink
  * @returns the cache
  * @example
  * ```ts
  * const cache = createTokenCache({ fetchGrant, now: () => performance.now(), random: Math.random, warn: console.warn });
- * const token = await cache.get('service_id=slicer');
+ * const { grant } = await cache.get('service_id=slicer');
  * ```
  */
 export function createTokenCache(options: TokenCacheOptions): TokenCache {
   const entries = new Map<string, Entry>();
-  const inflight = new Map<string, Promise<Grant>>();
+  const inflight = new Map<string, Promise<Entry>>();
   const marginMs = options.marginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+  const { emit } = options;
   let warnedNotLater = false;
 
   function entryFor(grant: Grant, previous: Entry | undefined): Entry {
+    const obtainedAt = options.now();
     const notLater = previous !== undefined && grant.expiresAt <= previous.grant.expiresAt + 1_000;
     if (notLater) {
       if (!warnedNotLater) {
@@ -116,10 +137,11 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
         );
         warnedNotLater = true;
       }
-      return { grant, softAt: grant.expiresAt, hardAt: grant.expiresAt, final: true, pausedUntil: 0 };
+      return { grant, obtainedAt, softAt: grant.expiresAt, hardAt: grant.expiresAt, final: true, pausedUntil: 0 };
     }
     return {
       grant,
+      obtainedAt,
       softAt: grant.expiresAt - refreshMargin(grant.lifetime, marginMs, options.random()),
       hardAt: grant.expiresAt - hardMargin(grant.lifetime, marginMs),
       final: false,
@@ -127,16 +149,22 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     };
   }
 
-  function refresh(scope: string): Promise<Grant> {
+  /** One request per scope at a time; a refresh of a held token says why. */
+  function refresh(scope: string, reason?: 'margin' | 'min-validity' | 'forced'): Promise<Entry> {
     let pending = inflight.get(scope);
     if (!pending) {
+      const current = entries.get(scope);
+      if (emit && current && reason) {
+        emit({ type: 'token.refresh', scope, reason, remainingMs: Math.max(0, current.grant.expiresAt - options.now()), marginMs });
+      }
       pending = options
-        .fetchGrant(scope, entries.get(scope)?.grant)
+        .fetchGrant(scope, current?.grant)
         .then(
           (grant) => {
             const previous = entries.get(scope);
-            entries.set(scope, entryFor(grant, previous && options.now() < previous.grant.expiresAt ? previous : undefined));
-            return grant;
+            const entry = entryFor(grant, previous && options.now() < previous.grant.expiresAt ? previous : undefined);
+            entries.set(scope, entry);
+            return entry;
           },
           (error: unknown) => {
             const entry = entries.get(scope);
@@ -151,55 +179,99 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
   }
 
   function refreshInBackground(scope: string, entry: Entry): void {
-    refresh(scope).catch((error: unknown) => {
+    refresh(scope, 'margin').catch((error: unknown) => {
       const left = Math.max(0, Math.round((entry.grant.expiresAt - options.now()) / 1000));
       const code = error instanceof AuthError ? error.code : 'UNKNOWN';
       options.warn(`Background token refresh for scope "${scope}" failed (${code}); keeping the current token, valid ${left} s more`);
     });
   }
 
+  /** The cached entry, served from memory. */
+  function fromMemory(scope: string, entry: Entry): Held {
+    emit?.({ type: 'token.cached', scope, layer: 'memory' });
+    return { grant: entry.grant, origin: 'memory', obtainedAt: entry.obtainedAt };
+  }
+
+  /** A new entry, as obtained. */
+  const obtained = (entry: Entry): Held => ({ grant: entry.grant, origin: entry.grant.source ?? 'request', obtainedAt: entry.obtainedAt });
+
+  /**
+   * Refuses a minimum validity that no token of this service can meet. (A
+   * final token — a refresh gave no later expiry — is used as it is, as before.)
+   */
+  function checkReachable(scope: string, wantedMs: number, entry: Entry): void {
+    if (!entry.final && wantedMs > entry.grant.lifetime) {
+      throw new MinValidityUnreachableError(scope, wantedMs / 1000, entry.grant.lifetime / 1000);
+    }
+  }
+
+  async function forget(scope: string, token?: string): Promise<void> {
+    await options.forget?.(scope, token);
+  }
+
+  /** The token for a scope, as `get` decides (without the caller's abort). */
+  async function hold(scope: string, getOptions: GetTokenOptions): Promise<Held> {
+    const wantedMs = (getOptions.minValidity ?? 0) * 1000;
+    if (getOptions.forceRefresh) {
+      const current = entries.get(scope);
+      const pending = refresh(scope, 'forced'); // joins a refresh already under way: that token is new too
+      if (current) {
+        if (entries.get(scope) === current) entries.delete(scope);
+        await forget(scope, current.grant.token);
+      }
+      const entry = await pending;
+      checkReachable(scope, wantedMs, entry);
+      return obtained(entry);
+    }
+    const confirmed = entries.get(scope);
+    if (confirmed && options.confirm && !(await options.confirm(scope, confirmed.grant.token)) && entries.get(scope) === confirmed) {
+      entries.delete(scope); // forgotten or replaced by another process: fetched again (from the store, or one request)
+    }
+    const now = options.now();
+    const entry = entries.get(scope);
+    if (entry && now < entry.grant.expiresAt) {
+      checkReachable(scope, wantedMs, entry);
+      const remaining = entry.grant.expiresAt - now;
+      // A fresh token meets up to 90 % of its lifetime at once; more would make every call refresh.
+      const wanted = Math.min(wantedMs, entry.grant.lifetime * MAX_VALIDITY_SHARE);
+      const short = !entry.final && remaining < wanted;
+      if (now < entry.hardAt && !short) {
+        if (now >= entry.softAt && now >= entry.pausedUntil) refreshInBackground(scope, entry);
+        return fromMemory(scope, entry);
+      }
+      if (now < entry.pausedUntil) return fromMemory(scope, entry);
+      try {
+        return obtained(await refresh(scope, short ? 'min-validity' : 'margin'));
+      } catch (error) {
+        // Contract 5.2: the old token stays valid until its expiry; keep using it.
+        if (options.now() < entry.grant.expiresAt) return fromMemory(scope, entry);
+        throw error;
+      }
+    }
+    const fresh = await refresh(scope);
+    checkReachable(scope, wantedMs, fresh);
+    return obtained(fresh);
+  }
+
   return {
-    async get(scope, getOptions = {}) {
-      const held = entries.get(scope);
-      if (held && options.confirm && !(await options.confirm(scope, held.grant.token)) && entries.get(scope) === held) {
-        entries.delete(scope); // forgotten or replaced by another process: fetched again (from the store, or one request)
-      }
-      const now = options.now();
-      const entry = entries.get(scope);
-      if (entry && now < entry.grant.expiresAt) {
-        const remaining = entry.grant.expiresAt - now;
-        // A token can never satisfy more than its own lifetime; clamping keeps a too-large
-        // minValidity from forcing a refresh on every call.
-        const wanted = Math.min((getOptions.minValidity ?? 0) * 1000, entry.grant.lifetime * 0.9);
-        const mustRefresh = now >= entry.hardAt || (!entry.final && remaining < wanted);
-        if (!mustRefresh) {
-          if (now >= entry.softAt && now >= entry.pausedUntil) refreshInBackground(scope, entry);
-          return entry.grant.token;
-        }
-        if (now < entry.pausedUntil) return entry.grant.token;
-        try {
-          return (await refresh(scope)).token;
-        } catch (error) {
-          // Contract 5.2: the old token stays valid until its expiry; keep using it.
-          if (options.now() < entry.grant.expiresAt) return entry.grant.token;
-          throw error;
-        }
-      }
-      return (await refresh(scope)).token;
-    },
+    get: (scope, getOptions = {}) => abortable(hold(scope, getOptions), getOptions.signal),
     peek(scope) {
       const entry = entries.get(scope);
-      return entry && options.now() < entry.softAt ? entry.grant.token : undefined;
+      if (!entry || options.now() >= entry.softAt) return undefined;
+      emit?.({ type: 'token.cached', scope, layer: 'memory' });
+      return entry.grant.token;
     },
-    invalidate(scope, token) {
-      const dropped: Dropped[] = [];
+    async invalidate(scope, token) {
+      const dropped: [string, string][] = [];
       for (const [key, entry] of entries) {
         if ((scope === undefined || key === scope) && (token === undefined || entry.grant.token === token)) {
           entries.delete(key);
-          dropped.push({ scope: key, token: entry.grant.token });
+          dropped.push([key, entry.grant.token]);
         }
       }
-      return dropped;
+      // A token named is forgotten in the store even when memory holds another; a scope alone forgets the stored token.
+      if (scope !== undefined && dropped.length === 0) await forget(scope, token);
+      await Promise.all(dropped.map(([key, dropToken]) => forget(key, dropToken)));
     },
     async settled() {
       await Promise.allSettled([...inflight.values()]);

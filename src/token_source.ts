@@ -11,7 +11,14 @@ import * as v from 'valibot';
 import type { Clock } from './clock.ts';
 import type { FetchLike } from './fetch.ts';
 import type { Grant, GrantFetcher } from './grant.ts';
-import { TokenEndpointRedirectError, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
+import {
+  ErrorCode,
+  TokenEndpointRedirectError,
+  TokenEndpointUnavailableError,
+  TokenRequestRejectedError,
+  TokenResponseError,
+} from './errors.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
 
@@ -27,6 +34,8 @@ export interface TokenSourceOptions {
   fetch: FetchLike;
   /** The client's clock: grant lifetimes start when the request is sent; body reads are timed on it. */
   clock: Clock;
+  /** Receives a `token.request` event per request; undefined when nobody listens. */
+  emit?: ((event: AuthEvent) => void) | undefined;
   /**
    * Timeout of one attempt in ms.
    * @default 10000
@@ -60,10 +69,37 @@ export function tokenEndpoint(authUrl: string): string {
  * @throws (from the returned function) `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`
  */
 export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
+  const { emit } = options;
   return async (scope) => {
     const sentAt = options.clock.now();
-    const response = await sendGrantRequest(options, scope);
-    return processGrantResponse(response, scope, sentAt, [options.password]);
+    let status: number | undefined;
+    try {
+      const response = await sendGrantRequest(options, scope);
+      status = response.status;
+      const grant = await processGrantResponse(response, scope, sentAt, [options.password]);
+      emit?.({
+        type: 'token.request',
+        scope,
+        url: tokenEndpoint(options.authUrl),
+        durationMs: options.clock.now() - sentAt,
+        outcome: 'ok',
+        status,
+      });
+      return grant;
+    } catch (error) {
+      if (emit) {
+        const failure = error as { code?: ErrorCode; status?: number };
+        emit({
+          type: 'token.request',
+          scope,
+          url: tokenEndpoint(options.authUrl),
+          durationMs: options.clock.now() - sentAt,
+          outcome: failure.code ?? ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE,
+          status: failure.status ?? status,
+        });
+      }
+      throw error;
+    }
   };
 }
 

@@ -104,9 +104,12 @@ describe('CLI: token and call against the sandbox', () => {
     const token = run.out.trim();
     const answer = await fetch(`${h.sandbox.env.SLICER_BASE_URL}/x`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(answer.status, 200);
-    const json = JSON.parse((await cli(['token', '--scope', 'predict', '--json'])).out) as { access_token: string; scope: string };
-    assert.equal(json.scope, 'predict');
-    assert.ok(json.access_token);
+    const json = JSON.parse((await cli(['token', '--scope', 'predict', '--json'])).out) as Record<string, string>;
+    assert.deepEqual(Object.keys(json), ['token', 'scope', 'expiresAt', 'obtainedAt', 'source']);
+    assert.equal(json.scope, `service_id=${h.sandbox.env.SLICER_PREDICT_SERVICE_ID}`);
+    assert.equal(json.source, 'request');
+    const lifetime = Date.parse(json.expiresAt as string) - Date.parse(json.obtainedAt as string);
+    assert.ok(lifetime > 3_599_000 && lifetime <= 3_600_000, `valid 3600 s from when it was requested (${lifetime} ms)`);
   });
 
   test('call makes authenticated requests with JSON and form bodies', async () => {

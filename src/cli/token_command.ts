@@ -13,7 +13,8 @@ Prints an access token on standard output, e.g.
   curl -H "Authorization: Bearer $(npx slicer-auth token)" "$SLICER_BASE_URL/..."
 
   --scope S            which service (default slicer)
-  --json               print {"access_token", "scope"} as JSON
+  --json               print what is known of it as JSON: token, scope, expiresAt,
+                       obtainedAt, source (memory, file, redis, request or permanent)
   --min-validity N     the token must be valid at least N more seconds`;
 
 /**
@@ -38,7 +39,7 @@ export async function tokenCommand(args: string[], io: Io): Promise<number> {
   });
   const minValidity = values['min-validity'] === undefined ? undefined : Number(values['min-validity']);
   if (minValidity !== undefined && !(minValidity >= 0)) throw new UsageError('--min-validity takes a number of seconds');
-  const token = await createAuthClient().getToken(parseScope(values.scope), { minValidity });
-  io.out(values.json ? JSON.stringify({ access_token: token, scope: values.scope }) : token);
+  const info = await createAuthClient().getTokenInfo(parseScope(values.scope), { minValidity });
+  io.out(values.json ? JSON.stringify(info) : info.token);
   return 0;
 }

@@ -115,6 +115,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
 
   return {
     description: `file ${file}`,
+    kind: 'file',
     get: async (key) => read().entries[id(key)],
     put: async (key, grant: StoredGrant) => write(read(), (entries) => void (entries[id(key)] = grant)),
     deleteIfSame: async (key, token) => {

@@ -134,6 +134,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
 
   return {
     description,
+    kind: 'redis',
     async get(key) {
       const value = await run(() => client.get(id(key)));
       if (value === null) return undefined;

@@ -37,6 +37,7 @@ export function selectStore(settings: StoreSettings): TokenStore | undefined {
     redis.catch(() => undefined); // reported by the first operation
     return {
       description: describeRedisUrl(url),
+      kind: 'redis',
       get: async (key) => (await redis).get(key),
       put: async (key, grant) => (await redis).put(key, grant),
       deleteIfSame: async (key, token) => (await redis).deleteIfSame(key, token),

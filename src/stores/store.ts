@@ -34,6 +34,8 @@ export type Release = () => Promise<void>;
 export interface TokenStore {
   /** Where it is, for messages (no credentials), e.g. `redis://cache:6379/0`. */
   readonly description: string;
+  /** What it is, in events and `getTokenInfo`'s `source`. @default "store" (your own engine) */
+  readonly kind?: 'memory' | 'file' | 'redis' | undefined;
   /** The stored grant of a key, if any. */
   get(key: StoreKey): Promise<StoredGrant | undefined>;
   /** Stores a grant until it expires, replacing the key's grant. */

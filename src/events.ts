@@ -1,0 +1,71 @@
+/**
+ * Leaf: the typed events a client emits about its tokens. They are the one
+ * record of what the client did; the logger, the OpenTelemetry adapter and a
+ * caller's `onEvent` all listen to them. No event ever holds a password or a
+ * token: scopes, durations, layers, statuses and error codes only.
+ */
+import type { ErrorCode } from './errors.ts';
+
+/** Where a token was found without a request. */
+export type CacheLayer = 'memory' | 'file' | 'redis' | 'store';
+
+/** One thing the client did. */
+export type AuthEvent =
+  | {
+    /** A request to the token endpoint ended (after its own retries). */
+    readonly type: 'token.request';
+    readonly scope: string;
+    /** The token endpoint (no query, no credentials). */
+    readonly url: string;
+    readonly durationMs: number;
+    /** `ok`, or the error code the request failed with. */
+    readonly outcome: 'ok' | ErrorCode;
+    /** The final HTTP status, when an answer came. */
+    readonly status?: number | undefined;
+  }
+  | {
+    /** A token was handed out from a cache layer, without a request. */
+    readonly type: 'token.cached';
+    readonly scope: string;
+    readonly layer: CacheLayer;
+  }
+  | {
+    /** A new token is being fetched for a scope that has one. */
+    readonly type: 'token.refresh';
+    readonly scope: string;
+    /** Why: in the refresh margin ahead of expiry, a `minValidity` the current token cannot meet, or `forceRefresh`. */
+    readonly reason: 'margin' | 'min-validity' | 'forced';
+    /** How long the current token was still valid, ms. */
+    readonly remainingMs: number;
+    /** The refresh margin in force, ms. */
+    readonly marginMs: number;
+  }
+  | {
+    /** A service answered 401. */
+    readonly type: 'token.unauthorized';
+    readonly scope: string;
+    /** True when the request is sent once more with a fresh token; false when it gives up. */
+    readonly retried: boolean;
+  }
+  | {
+    /** The shared store failed; tokens are fetched directly until it answers again. */
+    readonly type: 'store.fallback';
+    /** The store, without credentials. */
+    readonly store: string;
+    /** What failed (no secret). */
+    readonly reason: string;
+  }
+  | {
+    /** A caller waited for another process's token request (the store's lock). */
+    readonly type: 'lock.wait';
+    readonly scope: string;
+    readonly waitedMs: number;
+    /** `read`: the other's token was read; `acquired`: the lock came free; `gave-up`: the wait was bounded. */
+    readonly outcome: 'read' | 'acquired' | 'gave-up';
+  };
+
+/** The names of the events. */
+export type AuthEventType = AuthEvent['type'];
+
+/** Receives events; must not throw (a throwing listener is ignored). */
+export type EventListener = (event: AuthEvent) => void;

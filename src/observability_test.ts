@@ -1,0 +1,223 @@
+/**
+ * Seeing and steering what a client does: typed events, log levels,
+ * OpenTelemetry spans and metrics, `getTokenInfo`, cancellation and
+ * `forceRefresh`, against the sandbox.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { metrics, trace } from '@opentelemetry/api';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { AuthEvent } from './events.ts';
+import { createMemoryStore } from './stores/memory.ts';
+import { eventually } from './testing/eventually.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(() => h.close());
+beforeEach(() => {
+  h.sandbox.store.reset();
+  h.warnings.length = 0;
+});
+
+const SLICER = () => `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
+
+describe('events', () => {
+  test('a token request, a memory hit, a refresh, a 401 and its retry, each as a typed event with no secret', async () => {
+    h.sandbox.store.setLifetime(60);
+    const events: AuthEvent[] = [];
+    const client = h.client({ onEvent: (event) => events.push(event) });
+    const token = await client.getToken();
+    await client.getToken();
+    h.advance(40); // in the 30 s margin of a 60 s token: a background refresh
+    await client.getToken();
+    await eventually(() => events.filter((e) => e.type === 'token.request').length === 2, 'the background refresh');
+    h.sandbox.store.revoke(h.sandbox.env.SLICER_USERNAME, h.sandbox.store.list(h.sandbox.env.SLICER_USERNAME, 'temporary')[0]?.id ?? '');
+    await client.authedFetch('events').json();
+    const request = events.find((e) => e.type === 'token.request');
+    assert.deepEqual({ ...request, durationMs: 0 }, {
+      type: 'token.request',
+      scope: SLICER(),
+      url: `${h.sandbox.env.SLICER_AUTH_URL}/oauth2/token/`,
+      durationMs: 0,
+      outcome: 'ok',
+      status: 200,
+    });
+    assert.deepEqual(events.find((e) => e.type === 'token.cached'), { type: 'token.cached', scope: SLICER(), layer: 'memory' });
+    const refresh = events.find((e) => e.type === 'token.refresh');
+    assert.deepEqual({ ...refresh, remainingMs: 0 }, {
+      type: 'token.refresh',
+      scope: SLICER(),
+      reason: 'margin',
+      remainingMs: 0,
+      marginMs: 300_000,
+    });
+    assert.deepEqual(events.filter((e) => e.type === 'token.unauthorized'), [{
+      type: 'token.unauthorized',
+      scope: SLICER(),
+      retried: true,
+    }]);
+    const all = JSON.stringify(events);
+    assert.ok(!all.includes(token) && !all.includes(h.sandbox.env.SLICER_PASSWORD), 'no token and no password in any event');
+  });
+
+  test('a failed request reports its error code and status; a store that fails reports a fall-back; a held lock a wait', async () => {
+    const events: AuthEvent[] = [];
+    const failing = h.client({ password: 'wrong-password', tokenRetries: 0, onEvent: (event) => events.push(event) });
+    await assert.rejects(failing.getToken(), { code: 'TOKEN_REQUEST_REJECTED' });
+    assert.deepEqual(
+      events.map((e) => e.type === 'token.request' && [e.outcome, e.status]),
+      [['TOKEN_REQUEST_REJECTED', 400]],
+    );
+    const broken = {
+      ...createMemoryStore(),
+      description: 'a broken store',
+      get: () => Promise.reject(new Error('The shared token store a broken store failed (ECONNREFUSED)')),
+    };
+    const fallback: AuthEvent[] = [];
+    await h.client({ store: broken, onEvent: (event) => fallback.push(event) }).getToken();
+    assert.deepEqual(fallback.find((e) => e.type === 'store.fallback'), {
+      type: 'store.fallback',
+      store: 'a broken store',
+      reason: 'The shared token store a broken store failed (ECONNREFUSED)',
+    });
+  });
+});
+
+describe('logger levels', () => {
+  test('warn (default) logs no event; info logs requests and refreshes; debug also cache hits; silent not even warnings', async () => {
+    const lines = (level: 'silent' | 'warn' | 'info' | 'debug') => {
+      const logged: string[] = [];
+      const logger = {
+        error: (m: string) => logged.push(`error ${m}`),
+        warn: (m: string) => logged.push(`warn ${m}`),
+        info: (m: string) => logged.push(`info ${m}`),
+        debug: (m: string) => logged.push(`debug ${m}`),
+      };
+      return { logged, client: h.client({ logger, logLevel: level, allowedOrigins: undefined }) };
+    };
+    const foreign = 'http://127.0.0.1:9/elsewhere';
+    for (const level of ['silent', 'warn', 'info', 'debug'] as const) {
+      const { logged, client } = lines(level);
+      await client.getToken();
+      await client.getToken();
+      await client.authedFetch(foreign).catch(() => undefined); // a withheld token: one warning
+      const kinds = [...new Set(logged.map((line) => line.split(' ')[0]))].sort();
+      assert.deepEqual(kinds, { silent: [], warn: ['warn'], info: ['info', 'warn'], debug: ['debug', 'info', 'warn'] }[level], level);
+      if (level === 'info') {
+        assert.match(logged.join('\n'), /info Token request for scope "service_id=sandbox-slicer": ok \(200\) in \d+ ms/);
+      }
+      if (level === 'debug') assert.match(logged.join('\n'), /debug Token for scope "service_id=sandbox-slicer" from memory/);
+    }
+  });
+
+  test('SLICER_LOG_LEVEL sets the level; a wrong value names the variable', () => {
+    assert.throws(
+      () => h.client({ env: { ...h.sandbox.env, SLICER_LOG_LEVEL: 'loud' } }),
+      /SLICER_LOG_LEVEL: expected silent, error, warn, info or debug/,
+    );
+  });
+});
+
+describe('OpenTelemetry (installed here as a dev dependency)', () => {
+  test('a span per token request with the HTTP client conventions, and counters; no attribute holds a secret', async () => {
+    const spans = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+    trace.setGlobalTracerProvider(tracer);
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+    const meters = new MeterProvider({ readers: [reader] });
+    metrics.setGlobalMeterProvider(meters);
+    try {
+      const client = h.client();
+      const token = await client.getToken();
+      await client.getToken();
+      await assert.rejects(h.client({ password: 'wrong-password', tokenRetries: 0 }).getToken());
+      await eventually(() => spans.getFinishedSpans().length === 2, 'two spans');
+      const [ok, refused] = spans.getFinishedSpans();
+      const port = Number(new URL(h.sandbox.env.SLICER_AUTH_URL).port);
+      assert.equal(ok?.name, 'POST');
+      assert.deepEqual(ok?.attributes, {
+        'http.request.method': 'POST',
+        'server.address': '127.0.0.1',
+        'server.port': port,
+        'http.response.status_code': 200,
+        'url.full': `${h.sandbox.env.SLICER_AUTH_URL}/oauth2/token/`,
+        'slicer_auth.scope': SLICER(),
+      });
+      assert.equal(refused?.attributes['error.type'], 'TOKEN_REQUEST_REJECTED');
+      assert.equal(refused?.status.code, 2, 'an error status');
+      await reader.forceFlush();
+      const points = exporter.getMetrics().flatMap((m) => m.scopeMetrics.flatMap((s) => s.metrics));
+      const names = points.map((m) => m.descriptor.name).sort();
+      assert.deepEqual(names, ['http.client.request.duration', 'slicer_auth.token.cache_hits', 'slicer_auth.token.requests']);
+      const everything = JSON.stringify([spans.getFinishedSpans().map((s) => s.attributes), points]);
+      assert.ok(
+        !everything.includes(token) && !everything.includes(h.sandbox.env.SLICER_PASSWORD) && !everything.includes('wrong-password'),
+      );
+    } finally {
+      trace.disable();
+      metrics.disable();
+      await meters.shutdown();
+    }
+  });
+});
+
+describe('getTokenInfo', () => {
+  test('says where each token came from: request, memory, the shared file, the permanent token; with its times', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'info-')), 'tokens.json');
+    const first = h.client({ tokenCacheFile: file });
+    const requested = await first.getTokenInfo('slicer');
+    assert.equal(requested.source, 'request');
+    assert.equal(requested.scope, SLICER());
+    const lifetime = (requested.expiresAt?.getTime() ?? 0) - (requested.obtainedAt?.getTime() ?? 0);
+    assert.ok(Math.abs(lifetime - 3_600_000) < 1000, `valid 3600 s from when it was obtained (${lifetime} ms)`);
+    assert.equal((await first.getTokenInfo('slicer')).source, 'memory');
+    const second = await h.client({ tokenCacheFile: file }).getTokenInfo('slicer');
+    assert.deepEqual([second.source, second.token], ['file', requested.token]);
+    const permanent = await h.client({ token: 'a-permanent-token', username: '', password: '' }).getTokenInfo('slicer');
+    assert.deepEqual(permanent, {
+      token: 'a-permanent-token',
+      scope: SLICER(),
+      expiresAt: undefined,
+      obtainedAt: undefined,
+      source: 'permanent',
+    });
+  });
+});
+
+describe('cancellation and forcing', () => {
+  test('an aborted getToken rejects with the reason at once; the shared request still serves the other caller', async () => {
+    h.sandbox.store.addFault({ delayMs: 300, times: 1 });
+    const client = h.client();
+    const controller = new AbortController();
+    const aborted = client.getToken('slicer', { signal: controller.signal });
+    const other = client.getToken('slicer');
+    controller.abort(new Error('stop waiting'));
+    await assert.rejects(aborted, /stop waiting/);
+    assert.ok(await other);
+    assert.equal(h.issued(), 1, 'one request, not cancelled');
+  });
+
+  test('forceRefresh replaces the token in every layer: another client on the same store gets the new one', async () => {
+    const store = createMemoryStore();
+    const a = h.client({ store });
+    const b = h.client({ store });
+    const old = await a.getToken();
+    assert.equal(await b.getToken(), old);
+    const fresh = await a.getToken('slicer', { forceRefresh: true });
+    assert.notEqual(fresh, old);
+    assert.equal(await b.getToken(), fresh, 'b confirms its token against the store and moves on');
+    assert.equal(h.issued(), 2);
+  });
+
+  test('minValidity above the lifetime the service gives is MIN_VALIDITY_UNREACHABLE', async () => {
+    await assert.rejects(h.client().getToken('slicer', { minValidity: 7200 }), { code: 'MIN_VALIDITY_UNREACHABLE' });
+  });
+});
