@@ -241,8 +241,8 @@ await (await fetch(e.SLICER_BASE_URL + '/cold', { headers: { authorization: 'Bea
   for (
     const [name, storeFor] of [
       ['memory only (each process its own)', () => ({})],
-      ['file store (one file per host)', (home: string) => ({ SLICER_TOKEN_CACHE: join(home, 'tokens.json') })],
-      ['Redis store (the whole fleet)', () => (redis ? { SLICER_TOKEN_STORE: redis.url } : undefined)],
+      ['file store (one file per host)', (home: string) => ({ SLICER_CACHE_FILE: join(home, 'tokens.json') })],
+      ['Redis store (the whole fleet)', () => (redis ? { SLICER_STORE_URL: redis.url } : undefined)],
     ] as const
   ) {
     if (!storeFor('') && name.startsWith('Redis')) {

@@ -1,6 +1,6 @@
 /**
  * The Redis store under Node, Deno and Bun: two clients of a sandbox (whose
- * settings are in the environment, with SLICER_TOKEN_STORE) share one token
+ * settings are in the environment, with SLICER_STORE_URL) share one token
  * through Redis, encrypted (with one key for every runtime, so they share
  * entries), and the process exits by itself (the store never
  * keeps it alive, and `await using` closes a client). Prints "redis ok <runtime>".
@@ -28,4 +28,4 @@ let closed;
 }
 const refusal = await closed.getToken('predict').then(() => 'answered', (error: { code?: string }) => error.code);
 if (refusal !== 'CLIENT_CLOSED') throw new Error(`a closed client gave ${refusal}`);
-console.log(`redis ok ${runtime} ${process.env.SLICER_TOKEN_STORE ? 'store' : ''}`);
+console.log(`redis ok ${runtime} ${process.env.SLICER_STORE_URL ? 'store' : ''}`);

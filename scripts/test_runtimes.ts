@@ -31,7 +31,7 @@ const denoSmoke = (...extra: string[]) => [
 const sandbox = await startSandbox({ testMode: true });
 const redis = redisRequired() ? await startRedis() : undefined;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
-const withRedis = { ...env, SLICER_TOKEN_STORE: redis?.url };
+const withRedis = { ...env, SLICER_STORE_URL: redis?.url };
 const checks: [string, string, string[], RegExp, Record<string, string | undefined>?][] = [
   ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
   ['deno smoke (narrow permissions)', DENO[0], denoSmoke('--allow-read=.'), /smoke ok deno/],

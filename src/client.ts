@@ -64,7 +64,7 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
   openTelemetry?: boolean | undefined;
   /**
    * A shared token store (your own engine, or `createMemoryStore()` to share between clients).
-   * @default Redis with `SLICER_TOKEN_STORE`, the file of `SLICER_TOKEN_CACHE`, else none
+   * @default Redis with `SLICER_STORE_URL`, the file of `SLICER_CACHE_FILE`, else none
    */
   store?: TokenStore | undefined;
   /**

@@ -34,8 +34,8 @@ describe('invalidate forgets everywhere', () => {
       if (kind === 'redis' && !redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
       h.sandbox.store.reset();
       const store = kind === 'file'
-        ? { SLICER_TOKEN_CACHE: join(mkdtempSync(join(tmpdir(), 'invalidate-')), 'tokens.json') }
-        : { SLICER_TOKEN_STORE: redis?.url };
+        ? { SLICER_CACHE_FILE: join(mkdtempSync(join(tmpdir(), 'invalidate-')), 'tokens.json') }
+        : { SLICER_STORE_URL: redis?.url };
       const env = { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_ENV_FILE: '/dev/null', ...h.sandbox.env, ...store };
       const a = converse('src/testing/command_worker.ts', env);
       const b = converse('src/testing/command_worker.ts', env);

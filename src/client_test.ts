@@ -69,7 +69,7 @@ describe('tokens and requests against the sandbox', () => {
     await assert.rejects(client.authedFetch('a'), (error: unknown) => {
       assert.ok(isAuthError(error));
       assert.equal(error.code, ErrorCode.PERMANENT_TOKEN_REJECTED);
-      assert.match(error.message, /SLICER_TOKEN.*invalid or revoked/);
+      assert.match(error.message, /SLICER_STATIC_TOKEN.*invalid or revoked/);
       return true;
     });
     assert.equal(h.issued(), 0);

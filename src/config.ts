@@ -40,9 +40,9 @@ export interface SettingOptions {
   serviceId?: string | undefined;
   /** Identifier of the prediction service. @default SLICER_PREDICT_SERVICE_ID */
   predictServiceId?: string | undefined;
-  /** Permanent token for the slicing service. @default SLICER_TOKEN */
+  /** Permanent token for the slicing service. @default SLICER_STATIC_TOKEN */
   token?: string | undefined;
-  /** Permanent token for the prediction service. @default SLICER_PREDICT_TOKEN */
+  /** Permanent token for the prediction service. @default SLICER_PREDICT_STATIC_TOKEN */
   predictToken?: string | undefined;
   /** How the token travels. @default "header" */
   transport?: TokenTransport | undefined;
@@ -57,11 +57,11 @@ export interface SettingOptions {
    * every other request goes out without it. @default SLICER_ALLOWED_ORIGINS, else none
    */
   allowedOrigins?: string | readonly string[] | undefined;
-  /** File of the cross-process token cache. @default SLICER_TOKEN_CACHE, else none */
+  /** File of the cross-process token cache. @default SLICER_CACHE_FILE, else none */
   tokenCacheFile?: string | undefined;
-  /** Redis URL of the fleet's shared token store. @default SLICER_TOKEN_STORE, else none */
+  /** Redis URL of the fleet's shared token store. @default SLICER_STORE_URL, else none */
   tokenStore?: string | undefined;
-  /** Secret that encrypts tokens at rest in Redis. @default SLICER_TOKEN_STORE_KEY, else none (plain) */
+  /** Secret that encrypts tokens at rest in Redis. @default SLICER_STORE_KEY, else none (plain) */
   tokenStoreKey?: string | undefined;
 }
 

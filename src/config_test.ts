@@ -46,7 +46,7 @@ describe('configuration', () => {
   });
 
   test('credentials are needed only when no permanent token covers the scope', () => {
-    const noCredentials = parseConfig({ SLICER_SERVICE_ID: 's', SLICER_TOKEN: 'perm', SLICER_PREDICT_SERVICE_ID: 'p' });
+    const noCredentials = parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STATIC_TOKEN: 'perm', SLICER_PREDICT_SERVICE_ID: 'p' });
     assert.equal(resolveScope(noCredentials, 'slicer').permanentToken?.reveal(), 'perm');
     const error = configError(() => resolveScope(noCredentials, 'predict'));
     assert.deepEqual(

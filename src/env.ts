@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
 import { ConfigError } from './errors.ts';
-import { ENV_KEYS, type EnvKey } from './settings.ts';
+import { ENV_KEYS, type EnvKey, FORMER_NAMES } from './settings.ts';
 
 /** The runtime's `process` (Node, Bun, Deno 2), not imported: `node:process` as a module costs ~1.5 ms at start-up. */
 const process = globalThis.process;
@@ -55,6 +55,13 @@ export function describeSource(source: Source): string {
 }
 
 const warned = new Set<string>();
+
+/** Says once per process that a variable was renamed. */
+function deprecated(former: string, current: string): void {
+  if (warned.has(former)) return;
+  warned.add(former);
+  console.warn(`[slicer-auth] ${former} is deprecated: rename it to ${current} (the old name is read until the next minor version)`);
+}
 
 /** One variable; a variable Deno's `--allow-env=KEYS` does not allow reads as unset. */
 function lookup(env: Readonly<Record<string, string | undefined>>, key: string): string | undefined {
@@ -113,13 +120,18 @@ export function readEnv<K extends string = EnvKey>(
   const path = named === false ? undefined : named ?? '.env';
   const file = path === undefined ? {} : readEnvFile(path, named !== undefined);
   const values: Partial<Record<K, Found>> = {};
-  for (const key of keys) {
+  const find = (key: string): Found | undefined => {
     const own = lookup(real, key);
-    const found: Found | undefined = own !== undefined && own.trim() !== ''
-      ? { value: own, source: { kind: 'environment' } }
-      : file[key] !== undefined && file[key].trim() !== ''
-      ? { value: file[key], source: { kind: 'file', path: path as string } }
+    if (own !== undefined && own.trim() !== '') return { value: own, source: { kind: 'environment' } };
+    const fromFile = file[key];
+    return fromFile !== undefined && fromFile.trim() !== ''
+      ? { value: fromFile, source: { kind: 'file', path: path as string } }
       : undefined;
+  };
+  for (const key of keys) {
+    let found = find(key);
+    const former = FORMER_NAMES[key];
+    if (!found && former && (found = find(former))) deprecated(former, key);
     if (found) values[key] = found;
   }
   return values;

@@ -232,7 +232,7 @@ export class PermanentTokenRejectedError extends AuthError implements HttpFailur
   declare readonly response: Response | undefined;
 
   /**
-   * @param variable the variable that holds the refused token, e.g. `SLICER_TOKEN`
+   * @param variable the variable that holds the refused token, e.g. `SLICER_STATIC_TOKEN`
    * @param response the 401 response
    */
   constructor(variable: string, response?: Response) {

@@ -32,7 +32,7 @@ beforeEach(() => {
 
 /** Runs one real worker process. */
 function worker(env: Record<string, string> = {}) {
-  return runTs(['src/testing/cache_worker.ts'], { PATH: process.env.PATH, ...h.sandbox.env, SLICER_TOKEN_CACHE: file, ...env }).then((
+  return runTs(['src/testing/cache_worker.ts'], { PATH: process.env.PATH, ...h.sandbox.env, SLICER_CACHE_FILE: file, ...env }).then((
     r,
   ) => ({ ...r, out: r.out.trim() }));
 }

@@ -90,6 +90,8 @@ export interface Setting<S extends v.GenericSchema = v.GenericSchema, O = string
   readonly secret?: boolean;
   /** The value `.env.example` shows, if any. */
   readonly example?: string;
+  /** Former names of the variable, still read (with a one-line deprecation warning) until the next minor version. */
+  readonly formerly?: string;
   /** Only its type matters: what the client option takes (a string unless said otherwise, see {@link optionOf}). */
   readonly option?: O | undefined;
 }
@@ -155,14 +157,16 @@ export const SETTINGS = {
     doc: 'Identifier of the prediction service (for scope "predict").',
   }),
   token: setting({
-    env: 'SLICER_TOKEN',
+    env: 'SLICER_STATIC_TOKEN',
+    formerly: 'SLICER_TOKEN',
     defaults: 'optional',
     schema: v.optional(secret),
     secret: true,
     doc: "Permanent token for the slicing service (optional; created in the authorization service's UI).",
   }),
   predictToken: setting({
-    env: 'SLICER_PREDICT_TOKEN',
+    env: 'SLICER_PREDICT_STATIC_TOKEN',
+    formerly: 'SLICER_PREDICT_TOKEN',
     defaults: 'optional',
     schema: v.optional(secret),
     secret: true,
@@ -213,13 +217,15 @@ export const SETTINGS = {
     doc: "Other origins that may receive a scope's token, comma-separated (default: none; a token goes only to its service's origin).",
   }),
   tokenCacheFile: setting({
-    env: 'SLICER_TOKEN_CACHE',
+    env: 'SLICER_CACHE_FILE',
+    formerly: 'SLICER_TOKEN_CACHE',
     defaults: 'off',
     schema: v.optional(text),
     doc: 'Share temporary tokens between processes through this file (optional, mode 0600).',
   }),
   tokenStore: setting({
-    env: 'SLICER_TOKEN_STORE',
+    env: 'SLICER_STORE_URL',
+    formerly: 'SLICER_TOKEN_STORE',
     defaults: 'off',
     schema: v.optional(
       v.pipe(
@@ -233,7 +239,8 @@ export const SETTINGS = {
     doc: 'Share temporary tokens across machines through Redis: redis://[user:pass@]host:port/db or rediss://… (optional; needs ioredis).',
   }),
   tokenStoreKey: setting({
-    env: 'SLICER_TOKEN_STORE_KEY',
+    env: 'SLICER_STORE_KEY',
+    formerly: 'SLICER_TOKEN_STORE_KEY',
     defaults: 'off (plain)',
     schema: v.optional(secret),
     secret: true,
@@ -249,6 +256,11 @@ export type EnvKey = (typeof SETTINGS)[SettingName]['env'];
 
 /** Every variable the client reads, in table order. */
 export const ENV_KEYS: readonly EnvKey[] = Object.values(SETTINGS).map((s) => s.env);
+
+/** The former name of a renamed variable, by its current name (read until the next minor version). */
+export const FORMER_NAMES: Readonly<Partial<Record<string, string>>> = Object.fromEntries(
+  Object.values(SETTINGS).flatMap((s: Setting<v.GenericSchema, unknown>) => (s.formerly ? [[s.env, s.formerly]] : [])),
+);
 
 type Schemas = { readonly [K in SettingName]: (typeof SETTINGS)[K]['schema'] };
 

@@ -29,6 +29,29 @@ describe('the settings table is the single source', () => {
   });
 });
 
+describe('renamed variables', () => {
+  test('the former names still work for one minor version, with one deprecation line each naming the new name', async () => {
+    const env = new URL('./env.ts', import.meta.url).href;
+    const script = `import { readEnv } from ${JSON.stringify(env)};
+const values = readEnv({ env: { SLICER_TOKEN: 'a', SLICER_TOKEN_CACHE: '/tmp/t.json', SLICER_TOKEN_STORE_KEY: 'k', SLICER_STORE_URL: 'redis://new:6379' }, envFile: false });
+readEnv({ env: { SLICER_TOKEN: 'a' }, envFile: false });
+console.log(JSON.stringify(Object.fromEntries(Object.entries(values).map(([key, found]) => [key, found.value]))));`;
+    const run = await runTs(['--input-type=module', '-e', script], { PATH: process.env.PATH });
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.out), {
+      SLICER_STATIC_TOKEN: 'a',
+      SLICER_CACHE_FILE: '/tmp/t.json',
+      SLICER_STORE_URL: 'redis://new:6379',
+      SLICER_STORE_KEY: 'k',
+    });
+    assert.deepEqual(run.err.trim().split('\n').sort(), [
+      '[slicer-auth] SLICER_TOKEN is deprecated: rename it to SLICER_STATIC_TOKEN (the old name is read until the next minor version)',
+      '[slicer-auth] SLICER_TOKEN_CACHE is deprecated: rename it to SLICER_CACHE_FILE (the old name is read until the next minor version)',
+      '[slicer-auth] SLICER_TOKEN_STORE_KEY is deprecated: rename it to SLICER_STORE_KEY (the old name is read until the next minor version)',
+    ]);
+  });
+});
+
 describe('tool settings', () => {
   test('are read from the environment, then .env, with defaults; a bad value names its variable and source', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'slicer-tools-')), '.env');
@@ -56,14 +79,20 @@ describe('redaction follows the table', () => {
       SLICER_SERVICE_ID: 's',
       SLICER_USERNAME: 'user-not-secret',
       SLICER_PASSWORD: 'pw-1',
-      SLICER_TOKEN: 'tok-2',
-      SLICER_PREDICT_TOKEN: 'tok-3',
-      SLICER_TOKEN_STORE: 'redis://:store-pw-4@127.0.0.1:6379/0',
-      SLICER_TOKEN_STORE_KEY: 'key-5',
+      SLICER_STATIC_TOKEN: 'tok-2',
+      SLICER_PREDICT_STATIC_TOKEN: 'tok-3',
+      SLICER_STORE_URL: 'redis://:store-pw-4@127.0.0.1:6379/0',
+      SLICER_STORE_KEY: 'key-5',
     });
     const shown = secretsOf(config).map((value) => (typeof value === 'string' ? value : value.reveal()));
     const marked = Object.values(SETTINGS).filter((s) => 'secret' in s).map((s) => s.env);
-    assert.deepEqual(marked, ['SLICER_PASSWORD', 'SLICER_TOKEN', 'SLICER_PREDICT_TOKEN', 'SLICER_TOKEN_STORE', 'SLICER_TOKEN_STORE_KEY']);
+    assert.deepEqual(marked, [
+      'SLICER_PASSWORD',
+      'SLICER_STATIC_TOKEN',
+      'SLICER_PREDICT_STATIC_TOKEN',
+      'SLICER_STORE_URL',
+      'SLICER_STORE_KEY',
+    ]);
     assert.deepEqual(shown, ['pw-1', 'tok-2', 'tok-3', 'redis://:store-pw-4@127.0.0.1:6379/0', 'key-5', 'store-pw-4']);
   });
 });

@@ -32,7 +32,7 @@ export async function demo(io: Io): Promise<number> {
   let sandbox: Sandbox | undefined;
   let offsetMs = 0;
   const options: AuthClientOptions = { now: () => performance.now() + offsetMs };
-  if (!configured.SLICER_AUTH_URL && !configured.SLICER_TOKEN) {
+  if (!configured.SLICER_AUTH_URL && !configured.SLICER_STATIC_TOKEN) {
     sandbox = await startSandbox({ testMode: true });
     io.out(`No SLICER_AUTH_URL configured: started the embedded sandbox at ${sandbox.env.SLICER_AUTH_URL}`);
     Object.assign(options, { env: sandbox.env, envFile: false });
@@ -81,10 +81,10 @@ export async function demo(io: Io): Promise<number> {
       step('created one in the sandbox (as the UI does: Tokens and sessions → TOKENS → New permanent token)');
       const echo = await createAuthClient({ ...options, token: value }).authedFetch('demo').json<Echo & { token_kind?: string }>();
       step(`call with it: ${echo.status} (${echo.token_kind}), no token request needed`);
-    } else if (configured.SLICER_TOKEN) {
-      step('SLICER_TOKEN is configured: the slicer calls above used it, with no token request');
+    } else if (configured.SLICER_STATIC_TOKEN) {
+      step('SLICER_STATIC_TOKEN is configured: the slicer calls above used it, with no token request');
     } else {
-      step('none configured (set SLICER_TOKEN to use one)');
+      step('none configured (set SLICER_STATIC_TOKEN to use one)');
     }
     io.out('\nDone.');
     return 0;

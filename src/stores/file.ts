@@ -1,5 +1,5 @@
 /**
- * A token store in one file (`SLICER_TOKEN_CACHE`): repeated one-off runs and
+ * A token store in one file (`SLICER_CACHE_FILE`): repeated one-off runs and
  * parallel workers of one machine reuse a valid temporary token.
  *
  * - One JSON file, mode 0600, written atomically (temporary file + rename),

@@ -1,12 +1,12 @@
 /**
- * A token store on Redis (`SLICER_TOKEN_STORE=redis://…` or `rediss://…`),
+ * A token store on Redis (`SLICER_STORE_URL=redis://…` or `rediss://…`),
  * for a fleet of machines: one token request per scope per lifetime across
  * all of them. Uses ioredis (an optional peer dependency, imported only here,
  * and this file only when a Redis store is configured).
  *
  * - Keys are namespaced and derived from a hash of (auth URL, user, scope):
  *   no user name or URL in clear. Entries expire with their token.
- * - With a key (`SLICER_TOKEN_STORE_KEY`), tokens at rest are encrypted with
+ * - With a key (`SLICER_STORE_KEY`), tokens at rest are encrypted with
  *   AES-256-GCM; without one, anyone who can read the database can read them.
  * - The lock is `SET key owner NX PX ttl`, released by its owner only,
  *   atomically (a Lua script): a holder that died leaves a lock that expires.
@@ -60,7 +60,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  */
 export async function createRedisStore(options: RedisStoreOptions): Promise<TokenStore> {
   const { Redis } = await import('ioredis').catch(() => {
-    throw new Error('SLICER_TOKEN_STORE names a Redis store, but ioredis is not installed: run "npm install ioredis"');
+    throw new Error('SLICER_STORE_URL names a Redis store, but ioredis is not installed: run "npm install ioredis"');
   });
   const description = describeRedisUrl(options.url);
   const namespace = options.namespace ?? 'slicer-auth:v1';
@@ -119,7 +119,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
       }
     }
     if (kind !== 'e') throw new Error(`The shared token store ${description} holds an entry that is not a slicer-auth token`);
-    if (!cipherKey) throw new Error(`The shared token store ${description} holds encrypted tokens: set SLICER_TOKEN_STORE_KEY`);
+    if (!cipherKey) throw new Error(`The shared token store ${description} holds encrypted tokens: set SLICER_STORE_KEY`);
     const sealed = Buffer.from(body, 'base64');
     const decipher = createDecipheriv('aes-256-gcm', cipherKey, sealed.subarray(0, 12));
     decipher.setAuthTag(sealed.subarray(sealed.length - 16));
@@ -128,7 +128,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
         Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]).toString('utf8'),
       ) as StoredGrant;
     } catch {
-      throw new Error(`The shared token store ${description} holds tokens encrypted with another SLICER_TOKEN_STORE_KEY`);
+      throw new Error(`The shared token store ${description} holds tokens encrypted with another SLICER_STORE_KEY`);
     }
   }
 

@@ -53,7 +53,7 @@ describe('Redis shared token store', () => {
             PATH: process.env.PATH,
             HOME: home,
             ...h.sandbox.env,
-            SLICER_TOKEN_STORE: redis?.url,
+            SLICER_STORE_URL: redis?.url,
             SLICER_ENV_FILE: '/dev/null',
             FLEET_SECONDS: '9',
           }, 60_000))
@@ -106,9 +106,9 @@ describe('Redis shared token store', () => {
     assert.equal(issuedAll(), before);
     const withoutKey = await client().getToken('predict');
     assert.notEqual(withoutKey, sealed, 'unreadable without the key: fetched directly');
-    assert.ok(h.warnings.some((w) => /holds encrypted tokens: set SLICER_TOKEN_STORE_KEY/.test(w)), h.warnings.join('\n'));
+    assert.ok(h.warnings.some((w) => /holds encrypted tokens: set SLICER_STORE_KEY/.test(w)), h.warnings.join('\n'));
     await client({ tokenStoreKey: 'another key' }).getToken('predict');
-    assert.ok(h.warnings.some((w) => /encrypted with another SLICER_TOKEN_STORE_KEY/.test(w)));
+    assert.ok(h.warnings.some((w) => /encrypted with another SLICER_STORE_KEY/.test(w)));
   });
 
   test('a lock expires by itself: Redis holds it at most the lock TTL, so a holder that dies cannot block the fleet', async (t) => {

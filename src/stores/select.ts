@@ -1,7 +1,7 @@
 /**
  * Chooses a client's shared token store from its configuration: the store
- * given as an option, else Redis (`SLICER_TOKEN_STORE`, loaded only then),
- * else the file cache (`SLICER_TOKEN_CACHE`), else none.
+ * given as an option, else Redis (`SLICER_STORE_URL`, loaded only then),
+ * else the file cache (`SLICER_CACHE_FILE`), else none.
  */
 import type { Secret } from '../redact.ts';
 import { createFileStore } from './file.ts';

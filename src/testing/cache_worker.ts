@@ -1,6 +1,6 @@
 /**
  * A process of the shared-cache tests: gets one token with the environment's
- * configuration (SLICER_TOKEN_CACHE included) and prints its fingerprint.
+ * configuration (SLICER_CACHE_FILE included) and prints its fingerprint.
  */
 import { createHash } from 'node:crypto';
 import { getToken } from '../../mod.ts';

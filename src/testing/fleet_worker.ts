@@ -1,6 +1,6 @@
 /**
  * One process of the fleet tests: for FLEET_SECONDS, asks for a token of each
- * scope every 100 ms (the environment's configuration, SLICER_TOKEN_STORE
+ * scope every 100 ms (the environment's configuration, SLICER_STORE_URL
  * included) and prints the fingerprints it saw, when it first saw each, and
  * the calls that failed.
  */

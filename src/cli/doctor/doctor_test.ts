@@ -124,10 +124,10 @@ describe('slicer-auth doctor', () => {
         () => {
           const { value, record } = h.sandbox.store.issuePermanent('doctor', 'old', [h.sandbox.env.SLICER_SERVICE_ID]);
           h.sandbox.store.revoke('doctor', record.id);
-          return { SLICER_TOKEN: value };
+          return { SLICER_STATIC_TOKEN: value };
         },
         'permanent tokens',
-        /SLICER_TOKEN is refused .* revoked or invalid/,
+        /SLICER_STATIC_TOKEN is refused .* revoked or invalid/,
         /fix: create a new one: slicer-auth permanent create --name "<name>" --scope slicer/,
       ],
       [
@@ -153,7 +153,7 @@ describe('slicer-auth doctor', () => {
           const file = join(mkdtempSync(join(tmpdir(), 'doctor-')), 'tokens.json');
           writeFileSync(file, '{}');
           chmodSync(file, 0o644);
-          return { SLICER_TOKEN_CACHE: file };
+          return { SLICER_CACHE_FILE: file };
         },
         'shared token store',
         /group or others may read or write it \(mode 644/,
@@ -172,9 +172,9 @@ describe('slicer-auth doctor', () => {
   }
 
   test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {
-    const runs = [await doctor(), await doctor({}, ['--json']), await doctor({ SLICER_TOKEN: 'not-a-valid-permanent-token' })];
+    const runs = [await doctor(), await doctor({}, ['--json']), await doctor({ SLICER_STATIC_TOKEN: 'not-a-valid-permanent-token' })];
     assert.match(line(runs[0] as Finished, 'configuration'), /SLICER_PASSWORD=set, 22 characters/);
-    assert.match(line(runs[2] as Finished, 'configuration'), /SLICER_TOKEN=set, 27 characters/);
+    assert.match(line(runs[2] as Finished, 'configuration'), /SLICER_STATIC_TOKEN=set, 27 characters/);
     for (const run of runs) assert.ok(!(run.out + run.err).includes('not-a-valid-permanent-token'), 'the permanent token was printed');
   });
 
@@ -182,18 +182,18 @@ describe('slicer-auth doctor', () => {
     if (!redisRequired()) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
     const redis = await startRedis();
     try {
-      const encrypted = await doctor({ SLICER_TOKEN_STORE: redis.url, SLICER_TOKEN_STORE_KEY: 'doctor-store-key' }, ['--scope', 'slicer']);
+      const encrypted = await doctor({ SLICER_STORE_URL: redis.url, SLICER_STORE_KEY: 'doctor-store-key' }, ['--scope', 'slicer']);
       assert.equal(encrypted.code, 0, encrypted.out);
       assert.match(line(encrypted, 'shared token store'), /^✔ .*reachable \(read only; --write-check .*\); tokens encrypted at rest/);
-      const written = await doctor({ SLICER_TOKEN_STORE: redis.url, SLICER_TOKEN_STORE_KEY: 'k' }, ['--scope', 'slicer', '--write-check']);
+      const written = await doctor({ SLICER_STORE_URL: redis.url, SLICER_STORE_KEY: 'k' }, ['--scope', 'slicer', '--write-check']);
       assert.match(line(written, 'shared token store'), /^✔ .*reachable and writable; tokens encrypted at rest/);
-      const plain = await doctor({ SLICER_TOKEN_STORE: redis.url }, ['--scope', 'slicer']);
+      const plain = await doctor({ SLICER_STORE_URL: redis.url }, ['--scope', 'slicer']);
       assert.equal(plain.code, 0, 'a warning does not fail');
-      assert.match(line(plain, 'shared token store'), /^! .*stored in clear\n\s+fix: set SLICER_TOKEN_STORE_KEY/);
+      assert.match(line(plain, 'shared token store'), /^! .*stored in clear\n\s+fix: set SLICER_STORE_KEY/);
       await redis.stop();
-      const down = await doctor({ SLICER_TOKEN_STORE: redis.url }, ['--scope', 'slicer']);
+      const down = await doctor({ SLICER_STORE_URL: redis.url }, ['--scope', 'slicer']);
       assert.equal(down.code, 1);
-      assert.match(line(down, 'shared token store'), /^✖ .*failed[\s\S]*fix: check SLICER_TOKEN_STORE/);
+      assert.match(line(down, 'shared token store'), /^✖ .*failed[\s\S]*fix: check SLICER_STORE_URL/);
     } finally {
       await redis.stop();
     }
@@ -207,9 +207,9 @@ describe('slicer-auth doctor', () => {
       await inspect.connect();
       const file = join(mkdtempSync(join(tmpdir(), 'doctor-ro-')), 'tokens.json');
       // Both stores hold a client's entries before the doctor runs.
-      const filled = { ...env, SLICER_TOKEN_STORE: redis.url };
+      const filled = { ...env, SLICER_STORE_URL: redis.url };
       assert.equal((await runTs(['src/cli.ts', 'token'], filled)).code, 0);
-      assert.equal((await runTs(['src/cli.ts', 'token'], { ...env, SLICER_TOKEN_CACHE: file })).code, 0);
+      assert.equal((await runTs(['src/cli.ts', 'token'], { ...env, SLICER_CACHE_FILE: file })).code, 0);
       const snapshot = async () => {
         const keys = (await inspect.keys('*')).sort();
         return { keys, values: await Promise.all(keys.map((key) => inspect.getBuffer(key))) };
@@ -219,7 +219,7 @@ describe('slicer-auth doctor', () => {
       const fileBefore = { text: readFileSync(file), mtime: statSync(file).mtimeMs };
       await inspect.config('RESETSTAT');
       assert.equal((await doctor(filled)).code, 0);
-      assert.equal((await doctor({ SLICER_TOKEN_CACHE: file })).code, 0);
+      assert.equal((await doctor({ SLICER_CACHE_FILE: file })).code, 0);
       assert.deepEqual(await snapshot(), before);
       const stats = String(await inspect.info('commandstats'));
       assert.deepEqual(stats.match(/cmdstat_(set|del|eval|evalsha|expire|pexpire|setex|psetex)\b/g), null, stats);

@@ -10,7 +10,7 @@ export const permanentCheck: Check = {
     const config = ctx.config;
     if (!config) return skip('the configuration failed');
     const present = (Object.keys(SCOPE_KEYS) as DoctorScope[]).filter((scope) => scopeSettings(config, scope).token);
-    if (present.length === 0) return ok('none configured (SLICER_TOKEN, SLICER_PREDICT_TOKEN)');
+    if (present.length === 0) return ok('none configured (SLICER_STATIC_TOKEN, SLICER_PREDICT_STATIC_TOKEN)');
     const accepted: string[] = [];
     for (const scope of present) {
       const keys = SCOPE_KEYS[scope];

@@ -20,7 +20,7 @@ export const storeCheck: Check = {
     if (!config) return skip('the configuration failed');
     const redisUrl = config.tokenStore?.reveal();
     if (redisUrl) return await redisCheck(redisUrl, config, ctx.options.writeCheck ?? false);
-    if (!config.tokenCacheFile) return ok('none configured (SLICER_TOKEN_CACHE, SLICER_TOKEN_STORE): each process requests its own tokens');
+    if (!config.tokenCacheFile) return ok('none configured (SLICER_CACHE_FILE, SLICER_STORE_URL): each process requests its own tokens');
     const why = distrust(config.tokenCacheFile);
     if (why) {
       return fail(`${config.tokenCacheFile}: ${why}`, `chmod 600 ${config.tokenCacheFile} as its owner, or remove it (it is recreated)`);
@@ -41,14 +41,14 @@ async function redisCheck(url: string, config: Config, writeCheck: boolean): Pro
   } catch (error) {
     return fail(
       `${where}: ${(error as Error).message}`,
-      'check SLICER_TOKEN_STORE and that Redis runs and accepts this client (tokens are fetched directly meanwhile)',
+      'check SLICER_STORE_URL and that Redis runs and accepts this client (tokens are fetched directly meanwhile)',
     );
   } finally {
     await store?.close?.();
   }
   const reach = writeCheck ? 'reachable and writable' : 'reachable (read only; --write-check also takes and releases a lock)';
-  return config.tokenStoreKey ? ok(`${where} ${reach}; tokens encrypted at rest (SLICER_TOKEN_STORE_KEY)`) : warn(
+  return config.tokenStoreKey ? ok(`${where} ${reach}; tokens encrypted at rest (SLICER_STORE_KEY)`) : warn(
     `${where} ${reach}; tokens are stored in clear`,
-    'set SLICER_TOKEN_STORE_KEY so that whoever reads the database cannot read the tokens',
+    'set SLICER_STORE_KEY so that whoever reads the database cannot read the tokens',
   );
 }
