@@ -175,6 +175,12 @@ try {
     );
   }
 
+  await check(
+    'npm publish --dry-run (npm, as the release workflow publishes)',
+    ROOT,
+    ['npm', 'publish', '--dry-run', '--ignore-scripts'],
+    /\+ slicer-auth@\d+\.\d+\.\d+/,
+  );
   await check('deno publish --dry-run (JSR)', ROOT, [...DENO, 'publish', '--dry-run', '--allow-dirty'], /Success Dry run complete/);
 } finally {
   await sandbox.close();

@@ -23,8 +23,27 @@ test('package.json and deno.json agree on name, version, licence, exports and de
   assert.equal(pkg.peerDependenciesMeta['@playwright/test'].optional, true);
 });
 
+test('a release people can follow: the version has its CHANGELOG section, the package names its repository, the tag workflow publishes with provenance', () => {
+  const pkg = json('package.json');
+  const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
+  assert.match(
+    changelog,
+    new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'),
+    'a dated section for this version',
+  );
+  assert.match(changelog, /^## \[Unreleased\]$/m);
+  for (const field of ['repository', 'bugs', 'homepage']) assert.ok(pkg[field], `package.json names its ${field}`);
+  assert.ok(pkg.files.includes('CHANGELOG.md'));
+  assert.equal(pkg.peerDependenciesMeta['@opentelemetry/api'].optional, true, 'OpenTelemetry is never required');
+  const release = readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8');
+  assert.match(release, /tags:\s*\n\s*- 'v\*\.\*\.\*'/);
+  assert.match(release, /npm publish --provenance --access public/);
+  assert.match(release, /id-token: write/);
+  assert.match(release, /deno@[\d.]+ publish$/m);
+});
+
 test('every relative link in the Markdown files resolves inside the repository', () => {
-  for (const file of ['README.md', 'SECURITY.md', 'docs/contract.md']) {
+  for (const file of ['README.md', 'SECURITY.md', 'CHANGELOG.md', 'docs/contract.md']) {
     const text = readFileSync(join(ROOT, file), 'utf8');
     for (const [, target] of text.matchAll(/\]\((?!https?:|#)([^)#\s]+)/g)) {
       const path = join(ROOT, file, '..', target as string);
