@@ -3,7 +3,7 @@
  * token cache. Data flows env → config → token source → cache → ky hooks → request.
  */
 import ky, { type Input, type Options, type ResponsePromise, type RetryOptions } from 'ky';
-import { type AuthedFetch, type AuthedFetchOptions, withMethods } from './authed_fetch.ts';
+import { type AuthedFetch, authedFetchOf, type AuthedFetchOptions, type Defaults, extendDefaults } from './authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf, type SettingOptions } from './config.ts';
 import { readEnv, type ReadEnvOptions } from './env.ts';
@@ -52,6 +52,11 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
    * @default console, prefixed "[slicer-auth]"
    */
   logger?: Logger | undefined;
+  /**
+   * ky options every `authedFetch` call of this client starts from (`timeout`, `retry`, `hooks`, `headers`,
+   * `prefixUrl`, …), as `ky.create` takes them; each call's own options merge over them.
+   */
+  ky?: AuthedFetchOptions | undefined;
   /**
    * Receives every event of the client (token requests, cache hits, refreshes, 401s, store fall-backs,
    * lock waits); never a secret. A listener that throws is ignored.
@@ -323,22 +328,29 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     return entry;
   }
 
-  function call(input: Input, callOptions?: AuthedFetchOptions): ResponsePromise {
+  function call(input: Input, callOptions: AuthedFetchOptions | undefined, defaults: Defaults | undefined): ResponsePromise {
     open('authedFetch');
-    const relative = isRelative(input);
-    const entry = prepare(callOptions?.scope, relative);
+    const kyOf = defaults?.ky ?? ky;
+    const prefix = callOptions?.prefixUrl ?? defaults?.options.prefixUrl;
+    // An absolute prefixUrl is ky's to apply (the token then goes by origin); a relative one goes under the base URL.
+    const absolutePrefix = prefix !== undefined && prefix !== '' && !isRelative(prefix);
+    const relative = isRelative(input) && !absolutePrefix;
+    const entry = prepare(callOptions?.scope ?? defaults?.options.scope, relative);
     // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call.
-    const url = relative ? entry.base + stripSlashes(input as string) : input;
-    if (callOptions === undefined) {
+    const url = relative
+      ? entry.base + (prefix ? `${stripSlashes(String(prefix)).replace(/\/*$/, '/')}` : '') + stripSlashes(input as string)
+      : input;
+    const retry = callOptions?.retry ?? defaults?.options.retry;
+    if (callOptions === undefined && retry === undefined && !absolutePrefix) {
       // The common case: options made once. The token-fetching hook only when the token is not ready:
       // a ready one is read in the fetch wrapper.
-      return ky(url, readyToken(entry.target) === undefined ? entry.waiting : entry.ready);
+      return kyOf(url, readyToken(entry.target) === undefined ? entry.waiting : entry.ready);
     }
-    const { scope: _scope, hooks, retry, ...kyOptions } = callOptions;
+    const { scope: _scope, hooks, retry: _retry, prefixUrl: _prefixUrl, ...kyOptions } = callOptions ?? {};
     const { target, auth, ready } = entry;
-    return ky(url, {
+    return kyOf(url, {
       ...kyOptions,
-      ...(relative ? { prefixUrl: '' } : {}), // the scope's base URL is already in front
+      prefixUrl: absolutePrefix ? prefix : '', // a relative prefix and the scope's base URL are already in front
       ...ready,
       ...(retry === undefined ? {} : { retry: guardedRetry(retry) }),
       ...(hooks
@@ -359,7 +371,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   return {
     getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
     getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), getOptions),
-    authedFetch: withMethods(call),
+    authedFetch: authedFetchOf(call, options.ky === undefined ? undefined : extendDefaults(undefined, options.ky)),
     async invalidate(scope) {
       open('invalidate');
       if (scope === undefined) return cache?.invalidate();

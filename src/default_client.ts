@@ -3,7 +3,7 @@
  * from the environment on first use, so importing the module does no work.
  */
 import type { ResponsePromise } from 'ky';
-import { type AuthedFetch, withMethods } from './authed_fetch.ts';
+import { type AuthedFetch, authedFetchOf, type Defaults } from './authed_fetch.ts';
 import { type AuthClient, buildClient, isRelative } from './client.ts';
 import type { Needs } from './config.ts';
 import type { ScopeInput } from './scope.ts';
@@ -63,6 +63,16 @@ export async function getTokenInfo(scope?: ScopeInput, options?: GetTokenOptions
  * const result = await authedFetch.post('slice', { json: { model: 'part.stl' } }).json();
  * ```
  */
-export const authedFetch: AuthedFetch = withMethods((input, options): ResponsePromise =>
-  defaultClient({ scope: options?.scope, relative: isRelative(input) }).authedFetch(input, options)
-);
+export const authedFetch: AuthedFetch = authedFetchOf((input, options, defaults): ResponsePromise => {
+  const scope = options?.scope ?? defaults?.options.scope;
+  const client = defaultClient({ scope, relative: isRelative(input) });
+  return (defaults ? extended(client, defaults) : client.authedFetch)(input, options);
+});
+
+/** The default client's instance for an extended free `authedFetch`, made once per defaults. */
+const instances = new WeakMap<Defaults, AuthedFetch>();
+function extended(client: AuthClient, defaults: Defaults): AuthedFetch {
+  let instance = instances.get(defaults);
+  if (!instance) instances.set(defaults, instance = client.authedFetch.extend(defaults.options));
+  return instance;
+}
