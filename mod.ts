@@ -17,9 +17,9 @@
  *
  * @module
  */
-export { authedFetch, getToken, getTokenInfo } from './src/default_client.ts';
+export { authedFetch, getToken, getTokenInfo, tokenFetch } from './src/default_client.ts';
 export { createAuthClient } from './src/client.ts';
-export type { AuthClient, AuthClientOptions, FetchLike, Logger } from './src/client.ts';
+export type { AuthClient, AuthClientOptions, FetchLike, Logger, TokenFetch, TokenFetchInit } from './src/client.ts';
 export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';
 export type { SettingOptions, TokenTransport } from './src/config.ts';
 export type { ScopeInput } from './src/scope.ts';

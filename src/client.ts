@@ -84,6 +84,12 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
   tokenRetries?: number | undefined;
 }
 
+/** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
+export type TokenFetchInit = RequestInit & { scope?: ScopeInput | undefined };
+
+/** The platform's fetch signature, with the token attached. */
+export type TokenFetch = (input: string | URL | Request, init?: TokenFetchInit) => Promise<Response>;
+
 /** One configured client. */
 export interface AuthClient {
   /**
@@ -111,6 +117,18 @@ export interface AuthClient {
   getTokenInfo(scope?: ScopeInput, options?: GetTokenOptions): Promise<TokenInfo>;
   /** Authenticated ky-like instance; see {@link AuthedFetch}. */
   readonly authedFetch: AuthedFetch;
+  /**
+   * The platform's `fetch` with the token: same signature, a `Response` for any status (a second 401 too),
+   * the same token engine as authedFetch (single flight, refresh ahead, one retry after a 401 when the body
+   * can be sent again, origin binding, same-origin redirects, header or `token` argument). The scope is the
+   * service whose base URL the URL is under, or `init.scope`; a relative path resolves against its base URL.
+   * @throws {AuthError} `CONFIG_INVALID`, the token endpoint's errors, `CLIENT_CLOSED`; network errors as fetch
+   * @example
+   * ```ts
+   * const response = await client.tokenFetch(`${baseUrl}/jobs/7`);
+   * ```
+   */
+  readonly tokenFetch: TokenFetch;
   /**
    * Forgets temporary tokens, one scope's or all, in every layer that holds
    * them: memory, and the shared file or Redis store (compare-and-delete on
@@ -361,6 +379,26 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     });
   }
 
+  /** The scope a URL belongs to: the service whose base URL it is under (the longest), else whose origin it has. */
+  function scopeOf(url: string): ScopeInput {
+    const services = ([['slicer', config.baseUrl], ['predict', config.predictBaseUrl]] as const).filter(([, base]) => base);
+    const under = services.filter(([, base]) => url === base || url.startsWith(`${base}/`)).sort((a, b) => b[1]!.length - a[1]!.length)[0];
+    if (under) return under[0];
+    const origin = URL.canParse(url) ? new URL(url).origin : undefined;
+    return services.find(([, base]) => new URL(base as string).origin === origin)?.[0] ?? 'slicer';
+  }
+
+  const tokenFetch: TokenFetch = (input, init) => {
+    open('tokenFetch');
+    if (typeof input === 'string' && isRelative(input)) {
+      const entry = prepare(init?.scope, true);
+      return entry.auth.standard(entry.base + stripSlashes(input), init);
+    }
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const entry = prepare(init?.scope ?? scopeOf(url), false);
+    return entry.auth.standard(input instanceof URL ? url : input, init);
+  };
+
   async function close(): Promise<void> {
     if (closed) return;
     closed = true;
@@ -372,6 +410,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
     getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), getOptions),
     authedFetch: authedFetchOf(call, options.ky === undefined ? undefined : extendDefaults(undefined, options.ky)),
+    tokenFetch,
     async invalidate(scope) {
       open('invalidate');
       if (scope === undefined) return cache?.invalidate();

@@ -4,7 +4,7 @@
  */
 import type { ResponsePromise } from 'ky';
 import { type AuthedFetch, authedFetchOf, type Defaults } from './authed_fetch.ts';
-import { type AuthClient, buildClient, isRelative } from './client.ts';
+import { type AuthClient, buildClient, isRelative, type TokenFetch } from './client.ts';
 import type { Needs } from './config.ts';
 import type { ScopeInput } from './scope.ts';
 import type { TokenInfo } from './grant.ts';
@@ -76,3 +76,16 @@ function extended(client: AuthClient, defaults: Defaults): AuthedFetch {
   if (!instance) instances.set(defaults, instance = client.authedFetch.extend(defaults.options));
   return instance;
 }
+
+/**
+ * The platform's `fetch` with the token of the client configured by the
+ * environment: same signature, a `Response` for any status. The scope is the
+ * service whose base URL the URL is under, or `init.scope`.
+ *
+ * @example
+ * ```ts
+ * const response = await tokenFetch(`${process.env.SLICER_BASE_URL}/jobs/7`);
+ * ```
+ */
+export const tokenFetch: TokenFetch = (input, init) =>
+  defaultClient({ scope: init?.scope, relative: typeof input === 'string' && isRelative(input) }).tokenFetch(input, init);

@@ -189,20 +189,29 @@ function trustedPrefix(baseUrl: string | undefined): string | undefined {
   }
 }
 
-/** The ky options {@link authOptions} gives. */
+/** What {@link authOptions} gives: ky options, and the standard-fetch sender. */
 export interface AuthOptions {
-  /** Attaches the token and sends; refreshes once on a 401. */
+  /** Attaches the token and sends; refreshes once on a 401; a second 401 throws (ky's `fetch` option). */
   readonly fetch: NonNullable<Options['fetch']>;
   /** Gets the token before each attempt, outside ky's timeout. */
   readonly hooks: { readonly beforeRequest: BeforeRequestHook[] };
+  /**
+   * The platform's fetch with the token (`tokenFetch`): the same decisions, and
+   * a second 401 is returned as a Response, as fetch returns any status.
+   */
+  readonly standard: (input: string | Request, init?: RequestInit) => Promise<Response>;
 }
 
+/** What a final 401 does: ky's path throws it, the standard-fetch path returns it. */
+type Refusal = 'throw' | 'return';
+
 /**
- * The ky options that authenticate requests to one scope; build them once per
- * client and scope and share them between requests.
+ * The ky options that authenticate requests to one scope, and its
+ * standard-fetch sender; build them once per client and scope and share them
+ * between requests.
  *
  * @param auth the scope, transport, token source and fetch of the client
- * @returns `hooks` and `fetch` options to merge into each request's options
+ * @returns `hooks` and `fetch` options to merge into each request's options, and `standard`
  */
 export function authOptions(auth: RequestAuth): AuthOptions {
   const tokens = new WeakMap<Request, string>();
@@ -213,26 +222,33 @@ export function authOptions(auth: RequestAuth): AuthOptions {
   const warnedOrigins = new Set<string>();
 
   /** A request to an origin that may not receive the token goes out as it is, without it; said once per origin. */
-  function sendUntouched(request: Request, init: RequestInit | undefined): Promise<Response> {
-    const origin = URL.canParse(request.url) ? new URL(request.url).origin : request.url;
+  function untouched(method: string, url: string, send: () => Promise<Response>): Promise<Response> {
+    const origin = URL.canParse(url) ? new URL(url).origin : url;
     if (!warnedOrigins.has(origin)) {
       warnedOrigins.add(origin);
       auth.warn(auth.redact(
-        `Sent ${request.method} ${origin} without the token of scope "${auth.target.scope}": a token goes only to the origin of ` +
+        `Sent ${method} ${origin} without the token of scope "${auth.target.scope}": a token goes only to the origin of ` +
           `${auth.target.baseUrlKey}; list the origin in SLICER_ALLOWED_ORIGINS (option allowedOrigins) if it must receive it`,
       ));
     }
-    return auth.fetch(request, init);
+    return send();
   }
 
   /** The general path: any method and body, redirects, and the one refresh after a 401. */
-  async function send(request: Request, init: RequestInit | undefined, token: string, first?: Response): Promise<Response> {
+  async function send(
+    request: Request,
+    init: RequestInit | undefined,
+    token: string,
+    refusal: Refusal,
+    first?: Response,
+  ): Promise<Response> {
     // A second send needs the body again: copied only when there is one (and a refresh is possible).
     const spare = request.body && !auth.target.permanentToken ? request.clone() : undefined;
     const response = first ?? (await sendWithToken(request, init, token, auth, trusted));
     if (response.status !== 401) return response;
     if (auth.target.permanentToken) {
       auth.emit?.({ type: 'token.unauthorized', scope: auth.target.scope, retried: false });
+      if (refusal === 'return') return response;
       throw new PermanentTokenRejectedError(auth.target.permanentTokenKey, response);
     }
     await response.body?.cancel().catch(() => undefined);
@@ -241,6 +257,7 @@ export function authOptions(auth: RequestAuth): AuthOptions {
     const again = await sendWithToken(spare ?? request, init, await auth.token(), auth, trusted);
     if (again.status !== 401) return again;
     auth.emit?.({ type: 'token.unauthorized', scope: auth.target.scope, retried: false });
+    if (refusal === 'return') return again;
     throw new UnauthorizedError(
       auth.redact(
         `${request.method} ${new URL(request.url).pathname} was refused (401) with a freshly fetched token for scope ` +
@@ -250,6 +267,15 @@ export function authOptions(auth: RequestAuth): AuthOptions {
     );
   }
 
+  /** After a hot-path answer: a redirect goes again through the general path (a bodiless GET may be), a 401 refreshes. */
+  function settle(response: Response, request: () => Request, init: RequestInit | undefined, token: string, refusal: Refusal) {
+    if (REDIRECTS.has(response.status)) {
+      void response.body?.cancel().catch(() => undefined);
+      return send(request(), init, token, refusal);
+    }
+    return response.status === 401 ? send(request(), init, token, refusal, response) : response;
+  }
+
   return {
     hooks: {
       // Only given to ky when the token is not ready (see client.ts): then it is fetched here, outside ky's timeout.
@@ -257,23 +283,41 @@ export function authOptions(auth: RequestAuth): AuthOptions {
     },
     fetch: (input, init) => {
       const request = input as Request;
-      if (!mayCarry(request.url)) return sendUntouched(request, init);
+      if (!mayCarry(request.url)) return untouched(request.method, request.url, () => auth.fetch(request, init));
       const token = tokens.get(request) ?? auth.ready();
-      if (token === undefined) return auth.token().then((fresh) => send(request, init, fresh));
+      if (token === undefined) return auth.token().then((fresh) => send(request, init, fresh, 'throw'));
       // The hot path: a GET or HEAD without body to the checked base URL, with the runtime's fetch.
       if (
         inPlace && !request.body && trusted && request.url.startsWith(trusted) && (request.method === 'GET' || request.method === 'HEAD')
       ) {
-        return sendWithHeaderInPlace(request, init, token).then((response) =>
-          // A redirect is sent again through the general path (a bodiless GET may be), a 401 refreshes.
-          REDIRECTS.has(response.status)
-            ? (void response.body?.cancel().catch(() => undefined), send(request, init, token))
-            : response.status === 401
-            ? send(request, init, token, response)
-            : response
+        return sendWithHeaderInPlace(request, init, token).then((response) => settle(response, () => request, init, token, 'throw'));
+      }
+      return send(request, init, token, 'throw');
+    },
+    standard(input, init) {
+      if (typeof input !== 'string') {
+        const given = init ? new Request(input, init) : input;
+        if (!mayCarry(given.url)) return untouched(given.method, given.url, () => auth.fetch(given));
+        const ready = auth.ready();
+        return ready !== undefined
+          ? send(given, undefined, ready, 'return')
+          : auth.token().then((fresh) => send(given, undefined, fresh, 'return'));
+      }
+      const url = input;
+      const method = init?.method?.toUpperCase() ?? 'GET';
+      if (!mayCarry(url)) return untouched(method, url, () => auth.fetch(url, init));
+      const token = auth.ready();
+      // The hot path: a bodiless GET or HEAD to the checked base URL with a ready token: the runtime's fetch, one header more.
+      if (token !== undefined && inPlace && !init?.body && trusted && url.startsWith(trusted) && (method === 'GET' || method === 'HEAD')) {
+        const headers = new Headers(init?.headers);
+        headers.set('authorization', `Bearer ${token}`);
+        return globalThis.fetch(url, { ...init, headers, redirect: 'manual' }).then((response) =>
+          settle(response, () => new Request(url, init), undefined, token, 'return')
         );
       }
-      return send(request, init, token);
+      const request = new Request(url, init);
+      if (token !== undefined) return send(request, undefined, token, 'return');
+      return auth.token().then((fresh) => send(request, undefined, fresh, 'return'));
     },
   };
 }

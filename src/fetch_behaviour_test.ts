@@ -1,0 +1,204 @@
+/**
+ * One behavioural table, two clients: `authedFetch` (ky) and `tokenFetch`
+ * (the platform's fetch) share the token engine, so every row runs on both
+ * against the sandbox and loopback servers. Where they differ by design (a
+ * second 401 is ky's error but fetch's Response), the row says so.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { Hono } from 'hono';
+import type { AuthClient, AuthClientOptions } from './client.ts';
+import { isAuthError } from './errors.ts';
+import { listen, type Listening } from './sandbox/serve.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+
+let h: Harness;
+let relay: Listening;
+const seen: { path: string; authorization: string | null }[] = [];
+before(async () => {
+  h = await startHarness();
+  // A service of its own origin: redirects within it and away from it, and a record of what reached it.
+  const app = new Hono();
+  app.get('/svc/hop', (c) => c.redirect('/svc/land', 307));
+  app.get('/svc/away', (c) => c.redirect(`${h.sandbox.env.SLICER_BASE_URL}/stolen`, 302));
+  app.all('*', (c) => {
+    seen.push({ path: c.req.path, authorization: c.req.header('authorization') ?? null });
+    return c.json({ path: c.req.path });
+  });
+  relay = await listen(app.fetch);
+});
+after(async () => {
+  await relay.close();
+  await h.close();
+});
+beforeEach(() => {
+  h.sandbox.store.reset();
+  seen.length = 0;
+});
+
+/** A request as a row states it. */
+interface Call {
+  readonly url: string;
+  readonly method?: string;
+  readonly body?: BodyInit;
+  readonly headers?: Record<string, string>;
+  readonly scope?: 'slicer' | 'predict';
+}
+
+/** What a client answered: a status and its JSON, or an error code. */
+type Outcome = { status: number; json: Record<string, unknown> | undefined } | { error: string };
+
+/** The two clients, each made to answer a call the same way. */
+const CLIENTS: Record<'authedFetch' | 'tokenFetch', (client: AuthClient, call: Call) => Promise<Outcome>> = {
+  authedFetch: async (client, { url, ...init }) => {
+    try {
+      const response = await client.authedFetch(url, { ...init, throwHttpErrors: false, retry: 0 });
+      return { status: response.status, json: await response.json<Record<string, unknown>>().catch(() => undefined) };
+    } catch (error) {
+      if (isAuthError(error)) return { error: error.code };
+      throw error;
+    }
+  },
+  tokenFetch: async (client, { url, ...init }) => {
+    const response = await client.tokenFetch(url, init);
+    return { status: response.status, json: (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined };
+  },
+};
+
+const form = () => new URLSearchParams({ model: 'a.stl' });
+const multipart = () => {
+  const data = new FormData();
+  data.set('model', new Blob(['solid a']), 'a.stl');
+  return data;
+};
+
+/** One row: the client's options, what happens before, the call, and what each client must answer. */
+interface Row {
+  readonly name: string;
+  readonly options?: () => AuthClientOptions;
+  readonly before?: (client: AuthClient) => Promise<void>;
+  readonly call: () => Call;
+  readonly expect: (outcome: Outcome, client: 'authedFetch' | 'tokenFetch') => void;
+}
+
+const success = (fields: Record<string, unknown>) => (outcome: Outcome) => {
+  assert.ok('status' in outcome, JSON.stringify(outcome));
+  assert.equal(outcome.status, 200);
+  for (const [key, value] of Object.entries(fields)) assert.equal(outcome.json?.[key], value, key);
+};
+
+const ROWS: Row[] = [
+  {
+    name: 'a GET to a relative path carries the token in the header',
+    call: () => ({ url: 'jobs/1' }),
+    expect: success({ path: '/slicer/jobs/1', token_via: 'header', service: 'slicer' }),
+  },
+  {
+    name: 'the post transport puts it in a form body',
+    options: () => ({ transport: 'post' }),
+    call: () => ({ url: 'slice', method: 'POST', body: form() }),
+    expect: success({ token_via: 'post' }),
+  },
+  {
+    name: 'the post transport puts it in a multipart body',
+    options: () => ({ transport: 'post' }),
+    call: () => ({ url: 'slice', method: 'POST', body: multipart() }),
+    expect: success({ token_via: 'post' }),
+  },
+  {
+    name: 'a JSON body keeps the header with the post transport',
+    options: () => ({ transport: 'post' }),
+    call: () => ({ url: 'slice', method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } }),
+    expect: success({ token_via: 'header' }),
+  },
+  {
+    name: 'the predict scope, by option',
+    call: () => ({ url: `${h.sandbox.env.SLICER_PREDICT_BASE_URL}/forecast`, scope: 'predict' }),
+    expect: success({ service: 'predict', path: '/predict/forecast' }),
+  },
+  {
+    name: 'a 401 drops the token and the request goes once more with a fresh one, a form body included',
+    options: () => ({ transport: 'post' }),
+    before: async (client) => {
+      await client.getToken();
+      h.sandbox.store.reset(); // the service no longer knows the token
+    },
+    call: () => ({ url: 'slice', method: 'POST', body: form() }),
+    expect: (outcome) => {
+      success({ token_via: 'post' })(outcome);
+      assert.equal(h.issued(), 1, 'one fresh token after the reset');
+    },
+  },
+  {
+    name: 'a second 401 ends it: ky throws UNAUTHORIZED, fetch returns the 401',
+    call: () => ({ url: `${h.sandbox.env.SLICER_BASE_URL}/x`, scope: 'predict' }), // a predict token is refused by the slicing service
+    expect: (outcome, client) => {
+      if (client === 'authedFetch') assert.deepEqual(outcome, { error: 'UNAUTHORIZED' });
+      else assert.equal('status' in outcome && outcome.status, 401);
+      assert.equal(h.issued(h.sandbox.env.SLICER_PREDICT_SERVICE_ID), 2, 'one fresh token, then stop');
+    },
+  },
+  {
+    name: 'another origin gets the request without the token',
+    call: () => ({ url: `${relay.origin}/upload` }),
+    expect: (outcome) => {
+      assert.ok('status' in outcome && outcome.status === 200);
+      assert.deepEqual(seen, [{ path: '/upload', authorization: null }]);
+    },
+  },
+  {
+    name: 'a same-origin redirect is followed with the token; a cross-origin one is handed back',
+    options: () => ({ baseUrl: `${relay.origin}/svc` }),
+    before: async (client) => {
+      await client.getToken();
+    },
+    call: () => ({ url: 'hop' }),
+    expect: (outcome) => {
+      assert.deepEqual(outcome, { status: 200, json: { path: '/svc/land' } });
+      assert.match(seen[0]?.authorization ?? '', /^Bearer /);
+    },
+  },
+  {
+    name: 'a cross-origin redirect is handed back, never sent the token',
+    options: () => ({ baseUrl: `${relay.origin}/svc` }),
+    call: () => ({ url: 'away' }),
+    expect: (outcome) => {
+      assert.ok('status' in outcome);
+      assert.equal(outcome.status, 302);
+      assert.deepEqual(seen, [], 'nothing followed it');
+    },
+  },
+];
+
+for (const [name, send] of Object.entries(CLIENTS) as [keyof typeof CLIENTS, (typeof CLIENTS)[keyof typeof CLIENTS]][]) {
+  describe(`${name}: the shared behaviour table`, () => {
+    for (const row of ROWS) {
+      test(row.name, async () => {
+        const client = h.client(row.options?.());
+        await row.before?.(client);
+        row.expect(await send(client, row.call()), name);
+      });
+    }
+
+    test('100 concurrent cold calls make one token request', async () => {
+      const client = h.client();
+      const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => send(client, { url: `jobs/${i}` })));
+      assert.ok(outcomes.every((o) => 'status' in o && o.status === 200));
+      assert.equal(h.issued(), 1);
+    });
+  });
+}
+
+describe('tokenFetch only', () => {
+  test("the scope is the service whose base URL the URL is under; the platform's fetch signature and Response", async () => {
+    const client = h.client();
+    const predict = await client.tokenFetch(`${h.sandbox.env.SLICER_PREDICT_BASE_URL}/forecast`);
+    const platform = await fetch(`${h.sandbox.env.SLICER_PREDICT_BASE_URL}/forecast`);
+    assert.equal(Object.getPrototypeOf(predict), Object.getPrototypeOf(platform), "the platform fetch's own Response");
+    assert.equal(((await predict.json()) as { service: string }).service, 'predict');
+    const request = new Request(`${h.sandbox.env.SLICER_BASE_URL}/from-request`, { method: 'PUT', body: 'x' });
+    assert.equal(((await (await client.tokenFetch(request)).json()) as { path: string }).path, '/slicer/from-request');
+    const url = new URL(`${h.sandbox.env.SLICER_BASE_URL}/from-url`);
+    assert.equal(((await (await client.tokenFetch(url)).json()) as { path: string }).path, '/slicer/from-url');
+  });
+});
