@@ -4,14 +4,16 @@
  *
  * (a) Token requests: 1,000 concurrent cold `getToken()` calls, and expiry
  *     crossings under concurrent load (sandbox clock), failures counted.
- * (b) Cost per request with a fixed token: plain `fetch`, ky and
- *     `authedFetch` against a bare server in another process; the client's
+ * (b) Cost per request with a fixed token: plain `fetch`, `tokenFetch`, ky
+ *     and `authedFetch` (the last two also with options on every call)
+ *     against a bare server in another process; the client's
  *     CPU per request (process.cpuUsage) and requests/s, rounds interleaved,
  *     in 5 fresh processes (bench/fixed_token.ts), medians of all rounds;
  *     ratios against ky and against plain fetch.
- * (c) Throughput while tokens roll over: 2-second tokens from a sandbox in
- *     another process, 50 requests in flight, real clock, next to the same
- *     load with a token that does not expire.
+ * (c) Throughput while tokens roll over, for authedFetch and tokenFetch:
+ *     2-second tokens from a sandbox in another process, 50 requests in
+ *     flight (every fifth a JSON POST, options on every call), real clock,
+ *     next to the same load with a token that does not expire.
  * (d) Memory: heap growth over 100,000 authedFetch requests (--expose-gc).
  * (e) Cold start of a one-off script (one token, one request) per runtime,
  *     next to a plain-fetch script doing the same two requests.
@@ -101,6 +103,12 @@ const control = (path: string, body: unknown) =>
       `${cpu(name).toFixed(0)} · ${rate(name).toFixed(0)}`,
     );
   }
+  row('tokenFetch ÷ plain fetch: CPU per request (target ≤ 1.10)', (cpu('tokenFetch') / cpu('plain fetch')).toFixed(2));
+  row('tokenFetch ÷ plain fetch: requests/s (target ≥ 0.92)', (rate('tokenFetch') / rate('plain fetch')).toFixed(2));
+  row(
+    'authedFetch ÷ ky, options on every call: CPU per request (target ≤ 1.05)',
+    (cpu('authedFetch, options on every call') / cpu('ky, options on every call')).toFixed(2),
+  );
   row('authedFetch ÷ ky: CPU per request (target ≤ 1.05)', (cpu('authedFetch') / cpu('ky')).toFixed(2));
   row('authedFetch ÷ ky: requests/s (target ≥ 0.95)', (rate('authedFetch') / rate('ky')).toFixed(2));
   row('… CPU ratio within each process (median of its 5 rounds)', perProcess.join(' · '));
@@ -139,20 +147,34 @@ const control = (path: string, body: unknown) =>
   );
 }
 
-// (c) Throughput while 2-second tokens roll over, next to a token that does not expire.
+// (c) Throughput while 2-second tokens roll over, next to a token that does not expire: each client, 50 in flight,
+// every fifth request a JSON POST, options on every call.
 {
-  const timed = async (lifetimeSeconds: number) => {
+  const timed = async (lifetimeSeconds: number, kind: 'authedFetch' | 'tokenFetch') => {
     await control('settings', { tokenLifetimeSeconds: lifetimeSeconds });
     const client = createAuthClient({ env: sandboxEnv, envFile: false, logger: { warn: () => {} } });
     await client.getToken();
+    const base = sandboxEnv.SLICER_BASE_URL;
+    const call = (n: number): Promise<unknown> =>
+      kind === 'authedFetch'
+        ? (n % 5 === 0
+          ? client.authedFetch.post('bench', { json: { n }, timeout: 10_000 })
+          : client.authedFetch('bench', { headers: { 'x-trace': 'bench' }, timeout: 10_000 })).json()
+        : client.tokenFetch(
+          `${base}/bench`,
+          n % 5 === 0
+            ? { method: 'POST', body: JSON.stringify({ n }), headers: { 'content-type': 'application/json' } }
+            : { headers: { 'x-trace': 'bench' } },
+        ).then((r) => (r.ok ? r.json() : Promise.reject(new Error(`status ${r.status}`))));
     const before = (await (await fetch(`${sandboxEnv.SLICER_AUTH_URL}/__test/stats`)).json()) as { issued: Record<string, number> };
     const latencies: number[] = [];
     let failures = 0;
+    let n = 0;
     const until = performance.now() + 6_000;
     await Promise.all(Array.from({ length: 50 }, async () => {
       while (performance.now() < until) {
         const t = performance.now();
-        await client.authedFetch('bench').json().catch(() => failures++);
+        await call(n++).catch(() => failures++);
         latencies.push(performance.now() - t);
       }
     }));
@@ -167,17 +189,19 @@ const control = (path: string, body: unknown) =>
       p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
     };
   };
-  await timed(3600); // warm-up: both measured rounds start from the same state
-  const steady = await timed(3600);
-  const rolling = await timed(2);
-  await control('settings', { tokenLifetimeSeconds: 3600 });
-  const describe = (r: typeof steady) =>
+  const describe = (r: Awaited<ReturnType<typeof timed>>) =>
     `${r.rate.toFixed(0)} requests/s, p50 ${r.p50.toFixed(1)} ms, p99 ${
       r.p99.toFixed(1)
     } ms, ${r.failures} failed, ${r.tokens} token requests`;
-  row('sandbox service, 50 in flight for 6 s, token valid throughout', describe(steady));
-  row('… same with 2-second tokens (expiry crossings under load)', describe(rolling));
-  row('… throughput across expiry ÷ steady (target ≥ 0.90)', (rolling.rate / steady.rate).toFixed(2));
+  for (const kind of ['authedFetch', 'tokenFetch'] as const) {
+    await timed(3600, kind); // warm-up: both measured rounds start from the same state
+    const steady = await timed(3600, kind);
+    const rolling = await timed(2, kind);
+    row(`${kind}: sandbox service, 50 in flight for 6 s, 20 % JSON POSTs, token valid throughout`, describe(steady));
+    row(`… ${kind} with 2-second tokens (expiry crossings under load)`, describe(rolling));
+    row(`… ${kind}: throughput across expiry ÷ steady (target ≥ 0.90)`, (rolling.rate / steady.rate).toFixed(2));
+  }
+  await control('settings', { tokenLifetimeSeconds: 3600 });
 }
 
 // (e) Cold start of one-off scripts: one token, one request, then exit.

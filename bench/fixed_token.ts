@@ -1,6 +1,7 @@
 /**
- * One process of the bench's fixed-token rounds (b): plain `fetch`, ky and
- * `authedFetch` against the echo server at `BENCH_ECHO`, each warmed up, then
+ * One process of the bench's fixed-token rounds (b): plain `fetch`,
+ * `tokenFetch`, ky and `authedFetch` (and the last two with options on every
+ * call) against the echo server at `BENCH_ECHO`, each warmed up, then
  * `BENCH_ROUNDS` rounds of 4,000 requests with 20 in flight, clients
  * interleaved in an order reversed every round, a full collection before each
  * (with `--expose-gc`) so that a round pays for its own garbage. Prints one
@@ -18,10 +19,15 @@ const token = 'fixed-bench-token';
 const headers = { authorization: `Bearer ${token}` };
 const plainKy = ky.create({ prefixUrl: echo, headers });
 const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', token, baseUrl: echo });
+/** Options a caller gives on every call: a header and a timeout. */
+const options = { headers: { 'x-trace': 'bench' }, timeout: 10_000 };
 const calls: Record<string, () => Promise<unknown>> = {
   'plain fetch': () => fetch(`${echo}/bench`, { headers }).then((r) => r.json()),
+  tokenFetch: () => client.tokenFetch(`${echo}/bench`).then((r) => r.json()),
   ky: () => plainKy('bench').json(),
   authedFetch: () => client.authedFetch('bench').json(),
+  'ky, options on every call': () => plainKy('bench', options).json(),
+  'authedFetch, options on every call': () => client.authedFetch('bench', options).json(),
 };
 const gc = (globalThis as { gc?: () => void }).gc;
 
