@@ -16,14 +16,14 @@ import ts from 'typescript5';
  * A file matches the first pattern that fits its path (relative to the root).
  */
 export const LAYERS: readonly { readonly name: string; readonly files: RegExp }[] = [
-  { name: 'leaves', files: /^src\/(fetch|clock|grant|errors|redact|schemas|events|abort)\.ts$/ },
+  { name: 'leaves', files: /^src\/(fetch|clock|grant|errors|redact|schemas|events|abort|request_url)\.ts$/ },
   { name: 'settings', files: /^src\/(settings|tool_settings|env|scope|url_policy)\.ts$/ },
   { name: 'config', files: /^src\/(config|scope_target)\.ts$/ },
   { name: 'stores and token source', files: /^src\/(stores\/[^/]+|token_source)\.ts$/ },
   { name: 'token cache', files: /^src\/(shared_grants|token_cache)\.ts$/ },
   { name: 'request auth', files: /^src\/(request_auth|authed_fetch)\.ts$/ },
   { name: 'telemetry', files: /^src\/(telemetry|otel)\.ts$/ },
-  { name: 'client', files: /^src\/(client|default_client)\.ts$|^mod\.ts$/ },
+  { name: 'client', files: /^src\/(client|client_types|default_client)\.ts$|^mod\.ts$/ },
   { name: 'sandbox', files: /^src\/sandbox\// },
   { name: 'auth UI page objects', files: /^src\/auth_ui\// },
   { name: 'CLI, suite and test helpers', files: /^src\/(cli\.ts|cli\/|testing\/|package_info\.ts)|^contract-tests\// },

@@ -4,7 +4,8 @@
  */
 import type { ResponsePromise } from 'ky';
 import { type AuthedFetch, authedFetchOf, type Defaults } from './authed_fetch.ts';
-import { type AuthClient, buildClient, isRelative, type TokenFetch } from './client.ts';
+import { type AuthClient, buildClient, type TokenFetch } from './client.ts';
+import { isRelative } from './request_url.ts';
 import type { Needs } from './config.ts';
 import type { ScopeInput } from './scope.ts';
 import type { TokenInfo } from './grant.ts';

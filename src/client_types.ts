@@ -1,0 +1,142 @@
+/**
+ * The client's public shapes: the options of `createAuthClient`, the client
+ * itself, and `tokenFetch`'s signature. `client.ts` builds them.
+ */
+import type { AuthedFetch, AuthedFetchOptions } from './authed_fetch.ts';
+import type { Clock } from './clock.ts';
+import type { SettingOptions } from './config.ts';
+import type { ReadEnvOptions } from './env.ts';
+import type { EventListener } from './events.ts';
+import type { FetchLike, Logger } from './fetch.ts';
+import type { TokenInfo } from './grant.ts';
+import type { ScopeInput } from './scope.ts';
+import type { TokenStore } from './stores/store.ts';
+import type { GetTokenOptions } from './token_cache.ts';
+
+/** Options of {@link createAuthClient}. Settings override the matching variables. */
+export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
+  /**
+   * The fetch every request goes through (token endpoint and services).
+   * @default globalThis.fetch
+   */
+  fetch?: FetchLike | undefined;
+  /**
+   * Monotonic clock in ms; token lifetimes are measured on it (overrides `clock.now`).
+   * @default performance.now
+   */
+  now?: (() => number) | undefined;
+  /**
+   * The clock every wait and timestamp of the client runs on: monotonic time,
+   * wall time (shared stores) and sleeping (waiting for another process's token).
+   * @default the system clock
+   */
+  clock?: Clock | undefined;
+  /**
+   * Random source in [0, 1) for refresh jitter.
+   * @default Math.random
+   */
+  random?: (() => number) | undefined;
+  /**
+   * Where log lines go, at the level of `logLevel` (`SLICER_LOG_LEVEL`).
+   * @default console, prefixed "[slicer-auth]"
+   */
+  logger?: Logger | undefined;
+  /**
+   * ky options every `authedFetch` call of this client starts from (`timeout`, `retry`, `hooks`, `headers`,
+   * `prefixUrl`, …), as `ky.create` takes them; each call's own options merge over them.
+   */
+  ky?: AuthedFetchOptions | undefined;
+  /**
+   * Receives every event of the client (token requests, cache hits, refreshes, 401s, store fall-backs,
+   * lock waits); never a secret. A listener that throws is ignored.
+   */
+  onEvent?: EventListener | undefined;
+  /**
+   * Report spans and metrics to OpenTelemetry when `@opentelemetry/api` is installed.
+   * @default true
+   */
+  openTelemetry?: boolean | undefined;
+  /**
+   * A shared token store (your own engine, or `createMemoryStore()` to share between clients).
+   * @default Redis with `SLICER_STORE_URL`, the file of `SLICER_CACHE_FILE`, else none
+   */
+  store?: TokenStore | undefined;
+  /**
+   * Timeout of one token-endpoint attempt, ms.
+   * @default 10000
+   */
+  tokenTimeoutMs?: number | undefined;
+  /**
+   * Retries of the token endpoint after a network error, timeout or 5xx.
+   * @default 2
+   */
+  tokenRetries?: number | undefined;
+}
+
+/** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
+export type TokenFetchInit = RequestInit & { scope?: ScopeInput | undefined };
+
+/** The platform's fetch signature, with the token attached. */
+export type TokenFetch = (input: string | URL | Request, init?: TokenFetchInit) => Promise<Response>;
+
+/** One configured client. */
+export interface AuthClient {
+  /**
+   * A valid access token for a scope: the permanent token if one is configured,
+   * else a cached temporary token, refreshed before it expires.
+   * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
+   * @param options `minValidity`: seconds the token must still be valid; `signal`: stop waiting (this call only);
+   *   `forceRefresh`: replace the token in every layer
+   * @throws {AuthError} `CONFIG_INVALID`, `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`,
+   *   `MIN_VALIDITY_UNREACHABLE`, `CLIENT_CLOSED`; the signal's reason when it aborts
+   */
+  getToken(scope?: ScopeInput, options?: GetTokenOptions): Promise<string>;
+  /**
+   * {@link AuthClient.getToken} with what is known of the token: its scope,
+   * when it expires, when this client obtained it, and where it came from.
+   * @param scope as for getToken
+   * @param options as for getToken
+   * @returns `{ token, scope, expiresAt, obtainedAt, source }`
+   * @throws {AuthError} as getToken
+   * @example
+   * ```ts
+   * const { expiresAt, source } = await client.getTokenInfo('slicer'); // source: 'memory' | 'file' | 'redis' | 'request' | …
+   * ```
+   */
+  getTokenInfo(scope?: ScopeInput, options?: GetTokenOptions): Promise<TokenInfo>;
+  /** Authenticated ky-like instance; see {@link AuthedFetch}. */
+  readonly authedFetch: AuthedFetch;
+  /**
+   * The platform's `fetch` with the token: same signature, a `Response` for any status (a second 401 too),
+   * the same token engine as authedFetch (single flight, refresh ahead, one retry after a 401 when the body
+   * can be sent again, origin binding, same-origin redirects, header or `token` argument). The scope is the
+   * service whose base URL the URL is under, or `init.scope`; a relative path resolves against its base URL.
+   * @throws {AuthError} `CONFIG_INVALID`, the token endpoint's errors, `CLIENT_CLOSED`; network errors as fetch
+   * @example
+   * ```ts
+   * const response = await client.tokenFetch(`${baseUrl}/jobs/7`);
+   * ```
+   */
+  readonly tokenFetch: TokenFetch;
+  /**
+   * Forgets temporary tokens, one scope's or all, in every layer that holds
+   * them: memory, and the shared file or Redis store (compare-and-delete on
+   * the token, so a newer token another process stored is kept). The next
+   * `getToken` here or in any process sharing the store gets another token.
+   * @param scope `'slicer'`, `'predict'` or `service_id=<id>`; all when omitted
+   * @throws {AuthError} `CLIENT_CLOSED` after {@link AuthClient.close}
+   */
+  invalidate(scope?: ScopeInput): Promise<void>;
+  /**
+   * Releases what the client holds: waits for token requests in flight (so
+   * their store locks are released) and closes the shared store's
+   * connection. Later calls fail with `CLIENT_CLOSED`. Calling it twice is fine.
+   * @example
+   * ```ts
+   * await using client = createAuthClient(); // closed when the block ends
+   * ```
+   */
+  close(): Promise<void>;
+  /** {@link AuthClient.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
