@@ -85,9 +85,10 @@ export interface TokenCache {
    */
   invalidate(scope?: string, token?: string): Promise<void>;
   /**
-   * The cached token of a scope when it needs nothing (no refresh due, no
-   * minimum validity): the request path's synchronous shortcut. Otherwise
-   * undefined, and {@link TokenCache.get} decides.
+   * The cached token of a scope when it can be handed out at once (before the
+   * margin's midpoint; early in the margin a background refresh starts): the
+   * request path's synchronous shortcut. Otherwise undefined, and
+   * {@link TokenCache.get} decides.
    */
   peek(scope: string): string | undefined;
   /** Resolves once no token request is in flight (their locks released). */
@@ -186,6 +187,11 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     });
   }
 
+  /** Early in the margin: the token is still handed out, and one background refresh starts (none while one runs). */
+  function startRefreshIfDue(scope: string, entry: Entry, now: number): void {
+    if (now >= entry.softAt && now >= entry.pausedUntil && !inflight.has(scope)) refreshInBackground(scope, entry);
+  }
+
   /** The cached entry, served from memory. */
   function fromMemory(scope: string, entry: Entry): Held {
     emit?.({ type: 'token.cached', scope, layer: 'memory' });
@@ -236,7 +242,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       const wanted = Math.min(wantedMs, entry.grant.lifetime * MAX_VALIDITY_SHARE);
       const short = !entry.final && remaining < wanted;
       if (now < entry.hardAt && !short) {
-        if (now >= entry.softAt && now >= entry.pausedUntil) refreshInBackground(scope, entry);
+        startRefreshIfDue(scope, entry, now);
         return fromMemory(scope, entry);
       }
       if (now < entry.pausedUntil) return fromMemory(scope, entry);
@@ -257,7 +263,12 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     get: (scope, getOptions = {}) => abortable(hold(scope, getOptions), getOptions.signal),
     peek(scope) {
       const entry = entries.get(scope);
-      if (!entry || options.now() >= entry.softAt) return undefined;
+      if (!entry) return undefined;
+      const now = options.now();
+      // Past the margin's midpoint callers wait (get decides); before it the token is handed out at once,
+      // so requests in the margin do not pay for a promise each.
+      if (now >= entry.hardAt) return undefined;
+      startRefreshIfDue(scope, entry, now);
       emit?.({ type: 'token.cached', scope, layer: 'memory' });
       return entry.grant.token;
     },

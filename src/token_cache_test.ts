@@ -239,4 +239,21 @@ describe('token cache', () => {
     assert.deepEqual(refreshes[0], { type: 'token.refresh', scope: 's', reason: 'margin', remainingMs: 250_000, marginMs: 300_000 });
     assert.ok(s.events.some((e) => e.type === 'token.cached' && e.layer === 'memory'));
   });
+
+  test('peek hands out the token early in the margin and starts one background refresh; past the midpoint it leaves it to get', async () => {
+    const s = setup(3600);
+    const first = await s.get('s');
+    s.at(3000);
+    assert.equal(s.cache.peek('s'), first, 'before the margin');
+    assert.equal(s.calls(), 1);
+    s.at(3350); // 250 s left: early in the 300 s margin
+    assert.equal(s.cache.peek('s'), first);
+    assert.equal(s.cache.peek('s'), first);
+    assert.equal(s.calls(), 2, 'one background refresh for both');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.notEqual(s.cache.peek('s'), first, 'the new token once it came');
+    s.at(3350 + 3600 - 100); // 100 s left of the new token: past the midpoint of its margin
+    assert.equal(s.cache.peek('s'), undefined);
+  });
 });
