@@ -52,7 +52,7 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
    */
   onEvent?: EventListener | undefined;
   /**
-   * Report spans and metrics to OpenTelemetry when `@opentelemetry/api` is installed.
+   * Report spans and metrics to OpenTelemetry when the application registered an SDK before creating the client.
    * @default true
    */
   openTelemetry?: boolean | undefined;

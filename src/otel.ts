@@ -1,9 +1,10 @@
 /**
- * OpenTelemetry, when the application installed `@opentelemetry/api` (an
- * optional peer dependency): a span per token request, following the
- * semantic conventions for HTTP client spans, and counters and histograms for
- * the other events. Without the package nothing is loaded: its presence is
- * checked by resolution only, and the API is imported once it is found.
+ * OpenTelemetry, when the application uses it: a span per token request,
+ * following the semantic conventions for HTTP client spans, and counters and
+ * histograms for the other events. `@opentelemetry/api` (an optional peer
+ * dependency) is imported only when the application has registered an
+ * OpenTelemetry SDK (the API's global registry exists) before creating the
+ * client; otherwise nothing is loaded and no event is made for it.
  *
  * Instruments (meter and tracer `slicer-auth`):
  * - span `POST` (kind client) per token request: `http.request.method`,
@@ -16,8 +17,10 @@
  * - histogram `slicer_auth.lock.wait.duration` (s, `outcome`).
  * No attribute holds a password or a token.
  */
-import { createRequire } from 'node:module';
 import type { AuthEvent, EventListener } from './events.ts';
+
+/** Where `@opentelemetry/api` 1.x keeps the registered providers (its `GLOBAL_OPENTELEMETRY_API_KEY`). */
+const REGISTRY = Symbol.for('opentelemetry.js.api.1');
 
 type Api = typeof import('@opentelemetry/api');
 
@@ -73,17 +76,13 @@ function instruments(api: Api): EventListener {
 }
 
 /**
- * A listener that reports to OpenTelemetry, or undefined when
- * `@opentelemetry/api` cannot be resolved from this package.
+ * A listener that reports to OpenTelemetry, or undefined when no
+ * OpenTelemetry SDK is registered (then there is nothing to report to).
  *
  * @returns the listener
  */
 export function openTelemetryListener(): EventListener | undefined {
-  try {
-    createRequire(import.meta.url).resolve('@opentelemetry/api');
-  } catch {
-    return undefined;
-  }
+  if (!(REGISTRY in globalThis)) return undefined;
   let record: EventListener | undefined;
   const early: AuthEvent[] = [];
   import('@opentelemetry/api').then(
