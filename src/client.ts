@@ -237,13 +237,16 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     });
   }
 
+  /** The configured services, longest base URL first, each with the prefix of the URLs under it: made once. */
+  const services = ([['slicer', config.baseUrl], ['predict', config.predictBaseUrl]] as const)
+    .flatMap(([scope, base]) => (base ? [{ scope, base, under: `${base}/`, origin: new URL(base).origin }] : []))
+    .sort((a, b) => b.base.length - a.base.length);
+
   /** The scope a URL belongs to: the service whose base URL it is under (the longest), else whose origin it has. */
   function scopeOf(url: string): ScopeInput {
-    const services = ([['slicer', config.baseUrl], ['predict', config.predictBaseUrl]] as const).filter(([, base]) => base);
-    const under = services.filter(([, base]) => url === base || url.startsWith(`${base}/`)).sort((a, b) => b[1]!.length - a[1]!.length)[0];
-    if (under) return under[0];
+    for (const service of services) if (url.startsWith(service.under) || url === service.base) return service.scope;
     const origin = URL.canParse(url) ? new URL(url).origin : undefined;
-    return services.find(([, base]) => new URL(base as string).origin === origin)?.[0] ?? 'slicer';
+    return services.find((service) => service.origin === origin)?.scope ?? 'slicer';
   }
 
   const tokenFetch: TokenFetch = (input, init) => {
