@@ -16,7 +16,7 @@ import { type AuthOptions, authOptions } from './request_auth.ts';
 import type { ScopeInput } from './scope.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
-import { createSharedGrants, type SharedGrants } from './shared_grants.ts';
+import { createSharedGrants } from './shared_grants.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
@@ -105,7 +105,6 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     redact: (text) => redact(text, secrets),
   });
   let cache: TokenCache | undefined;
-  let shared: SharedGrants | undefined;
   let store: TokenStore | undefined;
   let closed = false;
   /** Refuses any call once the client is closed. */
@@ -126,7 +125,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       emit,
     });
     store = selectStore({ ...config, store: options.store, wallNow: () => clock.wallNow() });
-    shared = store
+    const shared = store
       ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn, emit })
       : undefined;
     cache = createTokenCache({
