@@ -213,7 +213,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     const entry = prepare(callOptions?.scope ?? defaults?.options.scope, relative);
     // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call.
     const url = relative
-      ? entry.base + (prefix ? `${stripSlashes(String(prefix)).replace(/\/*$/, '/')}` : '') + stripSlashes(input as string)
+      ? entry.base + (prefix ? stripSlashes(String(prefix)).replace(/\/*$/, '/') : '') + stripSlashes(input as string)
       : input;
     const retry = callOptions?.retry ?? defaults?.options.retry;
     if (callOptions === undefined && retry === undefined && !absolutePrefix) {

@@ -24,7 +24,11 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
       if (signal?.aborted) return;
-      const timer = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => clearTimeout(timer), { once: true });
+      const stop = () => clearTimeout(timer);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', stop);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', stop, { once: true });
     }),
 };

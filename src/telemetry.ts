@@ -41,7 +41,7 @@ function levelOf(event: AuthEvent): Exclude<LogLevel, 'silent'> {
 }
 
 /** One line for an event. */
-export function describeEvent(event: AuthEvent): string {
+function describeEvent(event: AuthEvent): string {
   switch (event.type) {
     case 'token.request':
       return `Token request for scope "${event.scope}": ${event.outcome}${event.status ? ` (${event.status})` : ''} in ${

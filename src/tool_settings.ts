@@ -85,7 +85,7 @@ export const TOOL_SETTINGS = {
 export type ToolSettingName = keyof typeof TOOL_SETTINGS;
 
 /** Every tool variable. */
-export const TOOL_ENV_KEYS = Object.values(TOOL_SETTINGS).map((s) => s.env);
+const TOOL_ENV_KEYS = Object.values(TOOL_SETTINGS).map((s) => s.env);
 
 const ToolSettingsSchema = v.object(
   Object.fromEntries(Object.entries(TOOL_SETTINGS).map(([name, s]) => [name, s.schema])) as unknown as {
