@@ -8,8 +8,10 @@ import * as v from 'valibot';
 const fixed = (text: string) => () => text;
 
 /**
- * A successful token response (contract 4.1, response body). `expires_in` is
- * documented as a string holding seconds; a JSON number is accepted too.
+ * A successful token response (contract 4.1, response body), as the client
+ * accepts it: `expires_in` is documented as a string holding seconds, a JSON
+ * number is accepted too; `scope` may be left out (RFC 6749 §5.1). The
+ * contract suite checks the documented form on top of this shape.
  */
 export const TokenResponseSchema = v.object(
   {
@@ -18,7 +20,8 @@ export const TokenResponseSchema = v.object(
       v.check((value) => value.toLowerCase() === 'bearer', fixed('must be "Bearer"')),
     ),
     access_token: v.pipe(v.string(fixed('must be a string')), v.nonEmpty(fixed('must not be empty'))),
-    scope: v.string(fixed('must be a string')),
+    // RFC 6749 §5.1: a server may leave out a scope identical to the requested one.
+    scope: v.optional(v.string(fixed('must be a string'))),
     expires_in: v.pipe(
       v.union([v.string(), v.number()], fixed('must be a number of seconds (documented as a string)')),
       v.transform((value) => (typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value))),

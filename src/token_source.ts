@@ -244,7 +244,7 @@ async function oauthFields(response: Response, secrets: readonly (string | Secre
  * Validates a token endpoint answer and turns it into a grant.
  *
  * @param response the answer (2xx or 4xx)
- * @param scope the scope that was asked for; the answer must echo it
+ * @param scope the scope that was asked for; the answer must echo it (or leave it out)
  * @param sentAt monotonic instant the request was sent; the lifetime counts from it
  * @param secrets values to redact from any message
  * @returns the grant
@@ -308,8 +308,9 @@ export async function processGrantResponse(
     );
   }
   const grant = result.output;
-  if (grant.scope !== scope) {
-    // Using a token for another service than asked is a security bug, not a nuisance.
+  if (grant.scope !== undefined && !grant.scope.split(/\s+/).includes(scope)) {
+    // Using a token for another service than asked is a security bug, not a nuisance. A scope left
+    // out is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
     throw new TokenResponseError(
       `${where}: the token response is for scope "${redact(grant.scope, [...secrets, grant.access_token])}", not the one requested`,
       ['scope'],

@@ -189,6 +189,16 @@ describe('processGrantResponse: status, content type and body → grant, or code
       'access_token',
     ]],
     ['another scope', 200, 'application/json', JSON.stringify({ ...good, scope: 'service_id=other' }), 'TOKEN_RESPONSE_INVALID', ['scope']],
+    ['no scope (RFC 6749 §5.1: the requested one)', 200, 'application/json', JSON.stringify({ ...good, scope: undefined }), {
+      lifetime: 3600_000,
+    }],
+    ['a scope list holding the requested one', 200, 'application/json', JSON.stringify({ ...good, scope: ` openid  ${SCOPE} ` }), {
+      lifetime: 3600_000,
+    }],
+    ['a scope list without it', 200, 'application/json', JSON.stringify({ ...good, scope: `openid ${SCOPE}x` }), 'TOKEN_RESPONSE_INVALID', [
+      'scope',
+    ]],
+    ['a scope that is no string', 200, 'application/json', JSON.stringify({ ...good, scope: 7 }), 'TOKEN_RESPONSE_INVALID', ['scope']],
     ['a JSON array', 200, 'application/json', '[1,2]', 'TOKEN_RESPONSE_INVALID', ['(body)']],
     ['an OAuth refusal', 400, 'application/json', '{"error":"invalid_grant"}', 'TOKEN_REQUEST_REJECTED'],
     ['a refusal that is not JSON', 401, 'text/plain', 'no', 'TOKEN_REQUEST_REJECTED'],

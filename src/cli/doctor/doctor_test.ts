@@ -171,6 +171,16 @@ describe('slicer-auth doctor', () => {
     });
   }
 
+  test('a token answer the client accepts but the contract does not document: ! token request naming each deviation', async () => {
+    const body = JSON.stringify({ token_type: 'Bearer', access_token: 'undocumented-form', expires_in: 3600 });
+    h.sandbox.store.addFault({ status: 200, body, times: 1 });
+    const run = await doctor({}, ['--scope', 'slicer']);
+    assert.match(
+      line(run, 'token request (slicer)'),
+      /^! .*valid 3600 s.*; expires_in is a JSON number, documented as a string; scope is left out, documented as the requested scope\n\s+fix: nothing to do here: the client accepts this/,
+    );
+  });
+
   test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {
     const runs = [await doctor(), await doctor({}, ['--json']), await doctor({ SLICER_STATIC_TOKEN: 'not-a-valid-permanent-token' })];
     assert.match(line(runs[0] as Finished, 'configuration'), /SLICER_PASSWORD=set, 22 characters/);

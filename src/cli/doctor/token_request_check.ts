@@ -53,11 +53,13 @@ async function tokenRequest(config: Config, scope: string) {
     const reason = `Bearer token for ${scope}, valid ${Math.round(grant.lifetime / 1000)} s, ${ms} ms`;
     const skew = Number.isNaN(date) ? 0 : systemClock.wallNow() - date;
     let result: Outcome = ok(reason);
-    if (typeof (JSON.parse(raw) as { expires_in?: unknown }).expires_in !== 'string') {
-      result = warn(
-        `${reason}; expires_in is a JSON number, documented as a string`,
-        'nothing to do here: the client accepts both; tell the service owners',
-      );
+    const body = JSON.parse(raw) as { expires_in?: unknown; scope?: unknown };
+    const deviations = [
+      typeof body.expires_in === 'string' ? '' : 'expires_in is a JSON number, documented as a string',
+      body.scope === scope ? '' : `scope is ${body.scope === undefined ? 'left out' : 'a list'}, documented as the requested scope`,
+    ].filter(Boolean);
+    if (deviations.length > 0) {
+      result = warn(`${reason}; ${deviations.join('; ')}`, 'nothing to do here: the client accepts this; tell the service owners');
     } else if (Math.abs(skew) > MAX_SKEW_MS) {
       result = warn(`${reason}; this machine's clock is ${Math.round(skew / 1000)} s off the server's`, 'synchronise the clock (NTP)');
     }
