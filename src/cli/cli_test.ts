@@ -68,6 +68,20 @@ describe('CLI: help, usage errors, exit codes', () => {
     assert.match(wrong.err, /invalid_grant.*\[TOKEN_REQUEST_REJECTED\]/s);
     assert.ok(!(wrong.err + wrong.out).includes(wrongPassword), 'no password echoed');
   });
+
+  test('with nothing configured, a configuration error also says how to try the embedded sandbox; with something set, it does not', async () => {
+    const nothing = await runTs(
+      ['src/cli.ts', 'token'],
+      { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_ENV_FILE: '/dev/null' },
+      60_000,
+    );
+    assert.equal(nothing.code, 3, nothing.err);
+    assert.match(nothing.err, /SLICER_AUTH_URL: missing/);
+    assert.match(nothing.err, /^Nothing is configured: set SLICER_AUTH_URL, .*run "npx slicer-auth demo", or "npx slicer-auth sandbox"/m);
+    const partial = await cli(['token'], { SLICER_SERVICE_ID: undefined });
+    assert.equal(partial.code, 3);
+    assert.doesNotMatch(partial.err, /Nothing is configured/);
+  });
 });
 
 describe('CLI: an installed tool', () => {

@@ -5,6 +5,7 @@ import { ErrorCode, isAuthError } from '../errors.ts';
 import { packageVersion } from '../package_info.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
+import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help. */
@@ -72,6 +73,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (isAuthError(error)) {
       io.err(`${error.message} [${error.code}]`);
+      if (error.code === ErrorCode.CONFIG_INVALID && nothingConfigured()) io.err(`Nothing is configured: ${FIRST_RUN_FIX}.`);
       return error.code === ErrorCode.CONFIG_INVALID || error.code === ErrorCode.INSECURE_AUTH_URL ? EXIT.CONFIG : EXIT.FAILED;
     }
     io.err(`Failed: ${(error as Error).message ?? String(error)}`);

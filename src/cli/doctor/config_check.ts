@@ -3,6 +3,7 @@ import { type Config, parseConfig, requireSettings } from '../../config.ts';
 import { describeSource, readEnv } from '../../env.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
 import { type SettingName, SETTINGS } from '../../settings.ts';
+import { FIRST_RUN_FIX, nothingConfigured } from '../first_run.ts';
 import { type Check, fail, ok } from './check.ts';
 
 /** Reads and validates the configuration; the checks after it use `ctx.config`. */
@@ -11,12 +12,8 @@ export const configurationCheck: Check = {
   name: 'configuration',
   run(ctx) {
     const values = readEnv(ctx.options);
-    if (Object.keys(values).length === 0 && !ctx.options.env) {
-      return fail(
-        'nothing is configured (no SLICER_* variable in the environment or .env)',
-        'copy .env.example to .env and fill in SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and ' +
-          'SLICER_BASE_URL (or run "npm start", which uses the embedded sandbox)',
-      );
+    if (!ctx.options.env && nothingConfigured(ctx.options)) {
+      return fail('nothing is configured (no SLICER_* variable in the environment or .env)', FIRST_RUN_FIX);
     }
     try {
       const config = parseConfig(values, {}, { scope: 'slicer', relative: true });

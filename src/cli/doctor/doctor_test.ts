@@ -89,7 +89,7 @@ describe('slicer-auth doctor', () => {
         () => Object.fromEntries(Object.keys(h.sandbox.env).concat('SLICER_USERNAME', 'SLICER_PASSWORD').map((k) => [k, undefined])),
         'configuration',
         /nothing is configured/,
-        /fix: copy \.env\.example to \.env/,
+        /fix: set SLICER_AUTH_URL, .*to try it on the embedded sandbox first, run "npx slicer-auth demo"/,
       ],
       [
         'a wrong password',

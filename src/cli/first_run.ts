@@ -1,0 +1,25 @@
+/**
+ * What a first run with nothing configured is told: the variables to set, and
+ * how to try everything on the embedded sandbox first. Shared by the CLI's
+ * configuration errors and the doctor.
+ */
+import { readEnv, type ReadEnvOptions } from '../env.ts';
+
+/** The fix for a set-up where no SLICER_* variable is set anywhere. */
+export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the ' +
+  'environment or .env (.env.example lists every setting); to try it on the embedded sandbox first, run ' +
+  '"npx slicer-auth demo", or "npx slicer-auth sandbox" and put the lines it prints into .env';
+
+/**
+ * Whether no SLICER_* setting is set, neither in the environment nor in the env file.
+ *
+ * @param options where to read from
+ * @returns true on a first run; false when something is set or the env file cannot be read
+ */
+export function nothingConfigured(options: ReadEnvOptions = {}): boolean {
+  try {
+    return Object.keys(readEnv(options)).length === 0;
+  } catch {
+    return false; // an explicit env file that cannot be read: its own error says so
+  }
+}
