@@ -1,32 +1,35 @@
 /**
  * The authorization service's login form. Login is not part of the contract,
  * so the form is found by what every login form has: a password input, a
- * user-name input beside it, and a submit button.
+ * user-name input before it, and a way to submit. It may be a `<form>` or a
+ * script's inputs without one (a single-page app).
  */
 import type { Locator, Page } from '@playwright/test';
 
+/** Words a login button says, for a login without a `<form>` or submit button. */
+const SUBMIT_WORDS = /^\s*(log\s*in|login|sign\s*in|continue|next|submit|enter|ok)\b/i;
+
 /** Page object of an unknown login form. */
 export class LoginForm {
-  /** The form holding a password input. */
-  readonly form: Locator;
-  /** Its password input. */
+  readonly page: Page;
+  /** A visible password input anywhere on the page. */
   readonly password: Locator;
-  /** Its user-name input: the first visible text-like input. */
-  readonly username: Locator;
-  /** Its submit button. */
-  readonly submit: Locator;
 
   /** @param page the page that may show the form */
   constructor(page: Page) {
-    this.form = page.locator('form').filter({ has: page.locator('input[type=password]') }).first();
-    this.password = this.form.locator('input[type=password]').first();
-    this.username = this.form.locator('input:is([type=text],[type=email],:not([type])):visible').first();
-    this.submit = this.form.locator('button[type=submit], input[type=submit], button:not([type])').first();
+    this.page = page;
+    this.password = page.locator('input[type=password]').filter({ visible: true }).first();
   }
 
   /** @returns whether the page asks to log in */
   async isShown(): Promise<boolean> {
     return await this.password.isVisible().catch(() => false);
+  }
+
+  /** The `<form>` holding the password input, or the page when there is none. */
+  async #container(): Promise<Locator> {
+    const form = this.page.locator('form').filter({ has: this.password }).first();
+    return (await form.count()) > 0 ? form : this.page.locator('body');
   }
 
   /**
@@ -37,14 +40,21 @@ export class LoginForm {
    * @throws Error when the form is still shown after submitting (wrong credentials)
    */
   async logIn(username: string, password: string): Promise<void> {
-    await this.username.fill(username);
-    // Not `fill`: its step title ("Fill \"<value>\"") would put the password into reports and logs.
+    const container = await this.#container();
+    // The first visible text-like input: where a login form asks for the user.
+    await container.locator('input:is([type=text],[type=email],:not([type])):visible').first().fill(username);
+    // Not `fill`: its step title ("Fill \"<value>\"") would put the password into reports and logs. The value is
+    // set through the prototype's setter, then announced: an app that keeps controlled inputs (React) takes the
+    // value from the input event only when it differs from what the element's own setter last wrote.
     await this.password.evaluate((input, value) => {
-      (input as HTMLInputElement).value = value;
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
       input.dispatchEvent(new Event('input', { bubbles: true }));
       input.dispatchEvent(new Event('change', { bubbles: true }));
     }, password);
-    await this.submit.click();
+    const submit = container.locator('button[type=submit], input[type=submit]').or(container.getByRole('button', { name: SUBMIT_WORDS }))
+      .filter({ visible: true }).first();
+    if ((await submit.count()) > 0) await submit.click();
+    else await this.password.press('Enter');
     await this.password.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {
       throw new Error(`Logging in as "${username}" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD`);
     });

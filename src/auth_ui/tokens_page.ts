@@ -3,8 +3,9 @@
  * creation steps and revoking. They rely only on what the contract documents
  * — the labels `Tokens and sessions`, `TOKENS`, `New permanent token`,
  * `Name`, `Scope`, `Add`, `Create`, `Copy token value`, `Done`, `Revoke`,
- * `OK` — and tolerate everything it leaves open: a control may be a link, a
- * button or a tab; the dialog a `<dialog>`, `role=dialog` or an in-page
+ * `OK` — and tolerate everything it leaves open: the case the markup writes
+ * a label in (`Tokens` shown upper-case by a stylesheet) and a field's
+ * required mark (`Name *`); a control may be a link, a button or a tab; the dialog a `<dialog>`, `role=dialog` or an in-page
  * panel; the value shown in any element (found through what "Copy token
  * value" puts on the clipboard); the confirmation native or in-page; the list
  * a table or a list; the service may ask to log in again at any step. No CSS
@@ -23,14 +24,27 @@ export interface UiLogin {
 export const SECRET_ATTRIBUTE = 'data-slicer-secret';
 
 /**
- * A documented control by its exact label, whether a button, a link or a tab; the first visible one.
+ * A documented label as a pattern: the whole text, in any case, with
+ * surrounding space; for a field, also a required mark or colon after it.
+ *
+ * @param text the label as contract 5.3 writes it
+ * @param mark whether a `*` or `:` may follow (field labels)
+ * @returns the pattern
+ */
+export function labelled(text: string, mark = false): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+  return new RegExp(`^\\s*${escaped}${mark ? '\\s*[*:]?' : ''}\\s*$`, 'i');
+}
+
+/**
+ * A documented control by its label (whole, in any case), whether a button, a link or a tab; the first visible one.
  *
  * @param scope where to look
- * @param name its label
+ * @param name its label as documented, or a pattern
  * @returns the locator
  */
 export function control(scope: Page | Locator, name: string | RegExp): Locator {
-  const options = { name, exact: typeof name === 'string' };
+  const options = { name: typeof name === 'string' ? labelled(name) : name };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .filter({ visible: true }).first();
 }
@@ -55,7 +69,7 @@ export class NewTokenDialog {
   constructor(page: Page) {
     this.page = page;
     const field = (label: string) =>
-      page.getByLabel(label, { exact: true }).or(page.getByPlaceholder(label, { exact: true })).filter({ visible: true }).first();
+      page.getByLabel(labelled(label, true)).or(page.getByPlaceholder(labelled(label, true))).filter({ visible: true }).first();
     this.name = field('Name');
     this.scope = field('Scope');
     this.add = control(page, 'Add');
@@ -244,7 +258,7 @@ export class TokensPage {
     this.page.once('dialog', answer);
     try {
       await control(active.first(), 'Revoke').click();
-      const ok = control(this.page, /^ok$/i);
+      const ok = control(this.page, 'OK');
       await expect.poll(async () => native || (await ok.isVisible()), { message: 'a confirmation is asked' }).toBe(true);
       if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
     } finally {

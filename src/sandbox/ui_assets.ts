@@ -48,6 +48,7 @@ a.button { display: inline-block; text-decoration: none; }
 div.top[role=tablist] { display:flex; gap: 4px; padding: 0 28px; background:#fff; border-bottom:1px solid var(--line); }
 div.top[role=tablist] a { padding: 12px 14px; color: var(--muted); text-decoration:none; font-weight:600; font-size: 13px; }
 nav.top form { margin: 8px 0; }
+.caps { text-transform: uppercase; }
 `;
 
 /**
@@ -114,6 +115,36 @@ const ask = (text) => {
     $('confirm-cancel').onclick = () => { hide(panel); resolve(false); };
   });
 };
+const loginApp = $('login-app');
+if (loginApp) {
+  // Controlled inputs as React keeps them: the state changes only through an input event that brings a value
+  // other than the one last written through the element's own value property.
+  const state = { username: '', password: '' };
+  const native = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+  for (const name of Object.keys(state)) {
+    const input = $(name);
+    let known = '';
+    Object.defineProperty(input, 'value', {
+      configurable: true,
+      get() { return native.get.call(this); },
+      set(text) { known = String(text); native.set.call(this, text); },
+    });
+    input.addEventListener('input', () => {
+      const text = native.get.call(input);
+      if (text !== known) { known = text; state[name] = text; }
+    });
+  }
+  const submit = () => {
+    const form = Object.assign(document.createElement('form'), { method: 'post', action: '/login', hidden: true });
+    for (const [name, text] of Object.entries({ ...state, next: loginApp.dataset.next ?? '/' })) {
+      form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value: text }));
+    }
+    document.body.append(form);
+    form.submit();
+  };
+  $('login-submit').addEventListener('click', submit);
+  loginApp.addEventListener('keydown', (event) => { if (event.key === 'Enter') submit(); });
+}
 for (const button of document.querySelectorAll('button[data-revoke]')) {
   button.addEventListener('click', async () => {
     if (!(await ask(button.dataset.confirm))) return;

@@ -3,7 +3,8 @@
  * suite relies only on what contract 5.3 documents. Every variant keeps the
  * documented labels and steps; everything the contract leaves open differs:
  * markup of controls, dialogs, lists, the displayed value, the confirmation,
- * the login form's wording, and whether the service asks to log in again.
+ * the case the markup writes the labels in, the login form's wording and
+ * kind, and whether the service asks to log in again.
  */
 
 /** How one UI renders what the contract leaves open. */
@@ -26,6 +27,18 @@ export interface UiStyle {
   readonly error: 'alert' | 'text';
   /** Ask to log in again once, right after "Tokens and sessions". */
   readonly reloginMidway: boolean;
+  /**
+   * How the markup writes the documented labels: as documented, or in another
+   * case (the navigation in title case shown upper-case by CSS, the other
+   * controls upper-case) with required-field marks (`Name *`).
+   */
+  readonly labels: 'documented' | 'other-case';
+  /**
+   * The login form: a `<form>` posted by the browser, or a script's inputs
+   * without a form, kept as a React app keeps controlled inputs (its state
+   * changes only through input events), posted by the script.
+   */
+  readonly loginForm: 'form' | 'script';
 }
 
 /** Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open. */
@@ -40,6 +53,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     confirm: 'native',
     error: 'alert',
     reloginMidway: false,
+    labels: 'documented',
+    loginForm: 'form',
   },
   {
     login: { user: 'E-mail or login', password: 'Your password', submit: 'Sign in' },
@@ -51,6 +66,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     confirm: 'inline',
     error: 'text',
     reloginMidway: false,
+    labels: 'documented',
+    loginForm: 'form',
   },
   {
     login: { user: 'Login', password: 'Pass phrase', submit: 'Continue' },
@@ -62,6 +79,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     confirm: 'native',
     error: 'text',
     reloginMidway: true,
+    labels: 'other-case',
+    loginForm: 'form',
   },
   {
     login: { user: 'User name', password: 'Password', submit: 'Enter' },
@@ -73,6 +92,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     confirm: 'inline',
     error: 'alert',
     reloginMidway: true,
+    labels: 'documented',
+    loginForm: 'script',
   },
 ];
 

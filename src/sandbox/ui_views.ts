@@ -12,6 +12,28 @@ type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 const when = (at: number) => new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
 /**
+ * A documented control label as the variant's markup writes it.
+ *
+ * @param style the UI variant
+ * @param text the label as contract 5.3 writes it
+ * @returns the label, or the label upper-case (`labels: 'other-case'`)
+ */
+function says(style: UiStyle, text: string): string {
+  return style.labels === 'other-case' ? text.toUpperCase() : text;
+}
+
+/**
+ * A documented field label as the variant's markup writes it.
+ *
+ * @param style the UI variant
+ * @param text the label as contract 5.3 writes it
+ * @returns the label, with a required-field mark (`labels: 'other-case'`)
+ */
+function fieldLabel(style: UiStyle, text: string): string {
+  return style.labels === 'other-case' ? `${text} *` : text;
+}
+
+/**
  * The page frame.
  *
  * @param title document title
@@ -63,19 +85,26 @@ function errorText(style: UiStyle, text: string, id = ''): Html {
  * @returns the page body
  */
 export function loginView(next: string, style: UiStyle, error?: string): Html {
+  const fields = html`
+    <label for="username">${style.login.user}</label><input id="username" name="username" type="text" autocomplete="username" required>
+    <label for="password">${style.login
+      .password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+    ${errorText(style, error ?? '')}
+  `;
+  // A script's login (ui.js) has no form: its button posts what the inputs' events reported.
+  const form = style.loginForm === 'script'
+    ? html`<div id="login-app" data-next="${next}">${fields}<button class="primary" type="button" id="login-submit">${style.login.submit}</button></div>`
+    : html`
+      <form method="post"
+        action="/login"><input type="hidden" name="next" value="${next}">${fields}<button class="primary" type="submit">${style
+          .login.submit}</button></form>
+    `;
   return html`
     <main>
       <div class="card login">
         <h1>Sign in</h1>
         <p class="muted">Use your account to manage tokens.</p>
-        <form method="post" action="/login">
-    <input type="hidden" name="next" value="${next}">
-    <label for="username">${style.login.user}</label><input id="username" name="username" type="text" autocomplete="username" required>
-    <label for="password">${style.login
-      .password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-    ${errorText(style, error ?? '')}
-    <button class="primary" type="submit">${style.login.submit}</button>
-        </form>
+        ${form}
       </div>
     </main>
   `;
@@ -95,8 +124,10 @@ export function homeView(user: string, style: UiStyle): Html {
         <h1>Account</h1>
         <p class="muted">Signed in as ${user}.</p>
         ${style.entry === 'button'
-          ? html`<form method="get" action="/security"><button class="primary" type="submit">Tokens and sessions</button></form>`
-          : html`<p><a class="button primary" href="/security/">Tokens and sessions</a></p>`}
+          ? html`<form method="get" action="/security"><button class="primary" type="submit">${
+            says(style, 'Tokens and sessions')
+          }</button></form>`
+          : html`<p><a class="button primary" href="/security/">${says(style, 'Tokens and sessions')}</a></p>`}
       </div>
     </main>
   `;
@@ -110,7 +141,18 @@ export function homeView(user: string, style: UiStyle): Html {
  * @returns the panel
  */
 export function topNav(current: 'overview' | 'tokens' | 'sessions', style: UiStyle): Html {
-  const entries = [['/security/tokens', 'TOKENS', 'tokens'], ['/security/sessions', 'SESSIONS', 'sessions']] as const;
+  // The other-case markup writes "Tokens", shown as TOKENS by the stylesheet (class "caps").
+  const entries = (style.labels === 'other-case'
+    ? [['/security/tokens', html`<span class="caps">Tokens</span>`, 'tokens'], [
+      '/security/sessions',
+      html`<span class="caps">Sessions</span>`,
+      'sessions',
+    ]]
+    : [['/security/tokens', 'TOKENS', 'tokens'], ['/security/sessions', 'SESSIONS', 'sessions']]) as readonly (readonly [
+      string,
+      string | Html,
+      string,
+    ])[];
   if (style.nav === 'buttons') {
     return html`<nav class="top" aria-label="Sections">${
       entries.map(([href, label]) => html`<form method="get" action="${href}"><button type="submit">${label}</button></form>`)
@@ -153,7 +195,7 @@ function table(label: string, headers: readonly (string | Html)[], rows: readonl
   `;
 }
 
-function revokeButton(url: string, confirmText: string, label = 'Revoke'): Html {
+function revokeButton(url: string, confirmText: string, label: string): Html {
   return html`<button class="danger" type="button" data-revoke="${url}" data-confirm="${confirmText}">${label}</button>`;
 }
 
@@ -169,7 +211,7 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
     t.revokedAt === undefined ? html`<span class="badge active">Active</span>` : html`<span class="badge revoked">Revoked</span>`;
   const revoke = (t: TokenRecord) =>
     t.revokedAt === undefined
-      ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`)
+      ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`, says(style, 'Revoke'))
       : '';
   const list = style.list === 'table'
     ? table(
@@ -195,8 +237,8 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
       )
     }</ul>`;
   const newToken = style.entry === 'button'
-    ? html`<button class="primary" type="button" id="new-token">New permanent token</button>`
-    : html`<a class="button primary" href="#new" id="new-token">New permanent token</a>`;
+    ? html`<button class="primary" type="button" id="new-token">${says(style, 'New permanent token')}</button>`
+    : html`<a class="button primary" href="#new" id="new-token">${says(style, 'New permanent token')}</a>`;
   const value = {
     labelled: html`<code class="value" id="token-value" aria-label="Token value"></code>`,
     code: html`<code class="value" id="token-value"></code>`,
@@ -206,18 +248,27 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
   const inner = html`
     <h2 id="new-token-title">New permanent token</h2>
     <div id="token-form">
-      <label for="token-name">Name</label><input id="token-name" type="text" autocomplete="off">
-      <div class="row"><div><label for="token-scope">Scope</label><input id="token-scope" type="text" autocomplete="off"></div>
-        <button type="button" id="add-scope">Add</button></div>
+      <label for="token-name">${fieldLabel(style, 'Name')}</label><input id="token-name" type="text" autocomplete="off">
+      <div class="row"><div><label for="token-scope">${fieldLabel(
+        style,
+        'Scope',
+      )}</label><input id="token-scope" type="text" autocomplete="off"></div>
+        <button type="button" id="add-scope">${says(style, 'Add')}</button></div>
       <ul class="scopes" id="scope-list" aria-label="Scopes"></ul>
       ${errorText(style, '', 'token-error')}
-      <div class="actions"><button type="button" id="token-cancel">Cancel</button><button class="primary" type="button" id="token-create">Create</button></div>
+      <div class="actions"><button type="button" id="token-cancel">${says(
+        style,
+        'Cancel',
+      )}</button><button class="primary" type="button" id="token-create">${says(style, 'Create')}</button></div>
     </div>
     <div id="token-created" hidden>
       <p>Your new token. Copy it now: it is not shown again.</p>
       ${value}
       <p class="muted" id="copy-status" role="status"></p>
-      <div class="actions"><button type="button" id="copy-token">Copy token value</button><button class="primary" type="button" id="token-done">Done</button></div>
+      <div class="actions"><button type="button" id="copy-token">${says(
+        style,
+        'Copy token value',
+      )}</button><button class="primary" type="button" id="token-done">${says(style, 'Done')}</button></div>
     </div>
   `;
   const form = {
@@ -231,7 +282,10 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
       <div class="card overlay" id="confirm-panel" role="alertdialog" aria-labelledby="confirm-text" hidden>
         <p id="confirm-text"></p>
         <div
-          class="actions"><button type="button" id="confirm-cancel">Cancel</button><button class="danger" type="button" id="confirm-ok">OK</button></div>
+          class="actions"><button type="button" id="confirm-cancel">${says(
+            style,
+            'Cancel',
+          )}</button><button class="danger" type="button" id="confirm-ok">${says(style, 'OK')}</button></div>
       </div>
     `
     : '';
@@ -274,7 +328,7 @@ export function sessionsView(sessions: readonly Session[], current: string, temp
                   `
                   : ''}</td>
                 <td>${when(s.createdAt)}</td>
-                <td>${revokeButton(`/security/sessions/${s.id}/revoke`, 'End this session?')}</td>
+                <td>${revokeButton(`/security/sessions/${s.id}/revoke`, 'End this session?', says(style, 'Revoke'))}</td>
               </tr>
             `
           ),
@@ -291,7 +345,7 @@ export function sessionsView(sessions: readonly Session[], current: string, temp
               <td>service_id=${t.serviceIds.join(', ')}</td>
               <td>${when(t.createdAt)}</td>
               <td>${when(t.expiresAt ?? 0)}</td>
-              <td>${revokeButton(`/security/tokens/${t.id}/revoke`, 'Revoke this temporary token?')}</td>
+              <td>${revokeButton(`/security/tokens/${t.id}/revoke`, 'Revoke this temporary token?', says(style, 'Revoke'))}</td>
             </tr>
           `,
       ),
