@@ -41,8 +41,12 @@ export class LoginForm {
    */
   async logIn(username: string, password: string): Promise<void> {
     const container = await this.#container();
-    // The first visible text-like input: where a login form asks for the user.
-    await container.locator('input:is([type=text],[type=email],:not([type])):visible').first().fill(username);
+    // The user's input: the nearest visible text-like input before the password (not a search box further up the
+    // page), else the form's first one.
+    const before = this.password.locator('xpath=preceding::input[not(@type) or @type="text" or @type="email"]').filter({ visible: true })
+      .last();
+    const first = container.locator('input:is([type=text],[type=email],:not([type])):visible').first();
+    await ((await before.count()) > 0 ? before : first).fill(username);
     // Not `fill`: its step title ("Fill \"<value>\"") would put the password into reports and logs. The value is
     // set through the prototype's setter, then announced: an app that keeps controlled inputs (React) takes the
     // value from the input event only when it differs from what the element's own setter last wrote.

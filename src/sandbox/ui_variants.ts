@@ -35,8 +35,9 @@ export interface UiStyle {
   readonly labels: 'documented' | 'other-case';
   /**
    * The login form: a `<form>` posted by the browser, or a script's inputs
-   * without a form, kept as a React app keeps controlled inputs (its state
-   * changes only through input events), posted by the script.
+   * without a form, below a search field, kept as a React app keeps
+   * controlled inputs (its state changes only through input events), posted
+   * by the script.
    */
   readonly loginForm: 'form' | 'script';
 }

@@ -46,7 +46,8 @@ describe('UI variants keep the documented labels and change everything else', ()
       for (const label of labels) assert.ok(tokens.includes(label), `variant ${variant} shows "${label}"`);
       assert.ok(home.includes(style.labels === 'documented' ? '>Tokens and sessions<' : '>TOKENS AND SESSIONS<'));
       assert.ok(login.includes(`>${style.login.submit}</button>`), `variant ${variant}: login wording`);
-      assert.equal(login.includes('<form method="post" action="/login">'), style.loginForm === 'form', `variant ${variant}: login kind`);
+      assert.equal(/<form\s+method="post"\s+action="\/login">/.test(login), style.loginForm === 'form', `variant ${variant}: login kind`);
+      assert.equal(login.includes('<div id="login-app"'), style.loginForm === 'script', `variant ${variant}: a script's login`);
       assert.equal(tokens.includes('aria-label="Token value"'), style.value === 'labelled');
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
       assert.equal(tokens.includes('role="alertdialog"'), style.confirm === 'inline');

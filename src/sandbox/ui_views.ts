@@ -91,9 +91,13 @@ export function loginView(next: string, style: UiStyle, error?: string): Html {
       .password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
     ${errorText(style, error ?? '')}
   `;
-  // A script's login (ui.js) has no form: its button posts what the inputs' events reported.
+  // A script's login (ui.js) has no form: its button posts what the inputs' events reported. A search field
+  // above it is the first text input of the page, and not the user's.
   const form = style.loginForm === 'script'
-    ? html`<div id="login-app" data-next="${next}">${fields}<button class="primary" type="button" id="login-submit">${style.login.submit}</button></div>`
+    ? html`
+      <input type="text" aria-label="Search the help" placeholder="Search the help"><div id="login-app"
+        data-next="${next}">${fields}<button class="primary" type="button" id="login-submit">${style.login.submit}</button></div>
+    `
     : html`
       <form method="post"
         action="/login"><input type="hidden" name="next" value="${next}">${fields}<button class="primary" type="submit">${style
