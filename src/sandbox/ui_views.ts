@@ -146,17 +146,9 @@ export function homeView(user: string, style: UiStyle): Html {
  */
 export function topNav(current: 'overview' | 'tokens' | 'sessions', style: UiStyle): Html {
   // The other-case markup writes "Tokens", shown as TOKENS by the stylesheet (class "caps").
-  const entries = (style.labels === 'other-case'
-    ? [['/security/tokens', html`<span class="caps">Tokens</span>`, 'tokens'], [
-      '/security/sessions',
-      html`<span class="caps">Sessions</span>`,
-      'sessions',
-    ]]
-    : [['/security/tokens', 'TOKENS', 'tokens'], ['/security/sessions', 'SESSIONS', 'sessions']]) as readonly (readonly [
-      string,
-      string | Html,
-      string,
-    ])[];
+  const shown = (label: string) =>
+    style.labels === 'other-case' ? html`<span class="caps">${label.charAt(0) + label.slice(1).toLowerCase()}</span>` : label;
+  const entries = [['/security/tokens', shown('TOKENS'), 'tokens'], ['/security/sessions', shown('SESSIONS'), 'sessions']] as const;
   if (style.nav === 'buttons') {
     return html`<nav class="top" aria-label="Sections">${
       entries.map(([href, label]) => html`<form method="get" action="${href}"><button type="submit">${label}</button></form>`)
