@@ -5,8 +5,9 @@
  * `Name`, `Scope`, `Add`, `Create`, `Copy token value`, `Done`, `Revoke`,
  * `OK` — and tolerate everything it leaves open: the case the markup writes
  * a label in (`Tokens` shown upper-case by a stylesheet) and a field's
- * required mark (`Name *`); a control may be a link, a button or a tab; the dialog a `<dialog>`, `role=dialog` or an in-page
- * panel; the value shown in any element (found through what "Copy token
+ * required mark (`Name *`); a control may be a link, a button or a tab; the
+ * dialog a `<dialog>`, `role=dialog` or an in-page panel; the value shown in
+ * any element (found through what "Copy token
  * value" puts on the clipboard); the confirmation native or in-page; the list
  * a table or a list; the service may ask to log in again at any step. No CSS
  * class, id or data attribute of any implementation is used.
@@ -31,7 +32,7 @@ export const SECRET_ATTRIBUTE = 'data-slicer-secret';
  * @param mark whether a `*` or `:` may follow (field labels)
  * @returns the pattern
  */
-export function labelled(text: string, mark = false): RegExp {
+function labelled(text: string, mark = false): RegExp {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
   return new RegExp(`^\\s*${escaped}${mark ? '\\s*[*:]?' : ''}\\s*$`, 'i');
 }
@@ -40,11 +41,11 @@ export function labelled(text: string, mark = false): RegExp {
  * A documented control by its label (whole, in any case), whether a button, a link or a tab; the first visible one.
  *
  * @param scope where to look
- * @param name its label as documented, or a pattern
+ * @param name its label as documented
  * @returns the locator
  */
-export function control(scope: Page | Locator, name: string | RegExp): Locator {
-  const options = { name: typeof name === 'string' ? labelled(name) : name };
+export function control(scope: Page | Locator, name: string): Locator {
+  const options = { name: labelled(name) };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .filter({ visible: true }).first();
 }

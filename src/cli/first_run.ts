@@ -3,7 +3,7 @@
  * how to try everything on the embedded sandbox first. Shared by the CLI's
  * configuration errors and the doctor.
  */
-import { readEnv, type ReadEnvOptions } from '../env.ts';
+import { readEnv } from '../env.ts';
 
 /** The fix for a set-up where no SLICER_* variable is set anywhere. */
 export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the ' +
@@ -13,12 +13,12 @@ export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSW
 /**
  * Whether no SLICER_* setting is set, neither in the environment nor in the env file.
  *
- * @param options where to read from
+ * @param found what `readEnv` found, when the caller read it already; else read here
  * @returns true on a first run; false when something is set or the env file cannot be read
  */
-export function nothingConfigured(options: ReadEnvOptions = {}): boolean {
+export function nothingConfigured(found?: object): boolean {
   try {
-    return Object.keys(readEnv(options)).length === 0;
+    return Object.keys(found ?? readEnv()).length === 0;
   } catch {
     return false; // an explicit env file that cannot be read: its own error says so
   }
