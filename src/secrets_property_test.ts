@@ -94,3 +94,58 @@ test('no error path, warning or event shows the password or a token, in any enco
     { numRuns: 25, examples: [['Q7aaaaa ', 'Q7bbbbbb'], [' Q7+&%= é😀', 'Q7.*?[]()']] },
   );
 });
+
+test('a secret placed in any URL setting (user-info, query, fragment; raw or encoded) shows in no error, event, log, span or doctor line', async () => {
+  const { trace } = await import('@opentelemetry/api');
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const spans = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  const { runDoctor } = await import('./cli/doctor/doctor.ts');
+  const closedRedis = `127.0.0.1:${await freePort()}`;
+  const URL_SETTINGS = [
+    'SLICER_AUTH_URL',
+    'SLICER_BASE_URL',
+    'SLICER_PREDICT_BASE_URL',
+    'SLICER_STORE_URL',
+    'SLICER_ALLOWED_ORIGINS',
+  ] as const;
+  /** Where in a URL the secret goes. */
+  const PLACES = ['user-info', 'query', 'fragment'] as const;
+  await fc.assert(
+    fc.asyncProperty(secret, fc.constantFrom(...URL_SETTINGS), fc.constantFrom(...PLACES), fc.boolean(), async (value, key, place, raw) => {
+      const text = raw ? value : encodeURIComponent(value);
+      const base = key === 'SLICER_STORE_URL' ? `redis://${closedRedis}/0` : (h.sandbox.env as Record<string, string>)[key] ??
+        h.sandbox.env.SLICER_BASE_URL;
+      const url = new URL(base);
+      const placed = place === 'user-info'
+        ? `${url.protocol}//user:${text}@${url.host}${url.pathname}`
+        : place === 'query'
+        ? `${base}?key=${text}`
+        : `${base}#${text}`;
+      const env = { ...h.sandbox.env, [key]: placed };
+      const events: AuthEvent[] = [];
+      const logs: string[] = [];
+      const outputs: unknown[] = [];
+      const logger = { warn: (m: string) => logs.push(m), info: (m: string) => logs.push(m), debug: (m: string) => logs.push(m) };
+      spans.reset();
+      try {
+        const client = h.client({ env, logger, logLevel: 'debug', onEvent: (event) => events.push(event), tokenRetries: 0 });
+        outputs.push(await client.getToken().catch((e: unknown) => e));
+        outputs.push(await client.tokenFetch('jobs/1').then((r) => r.status, (e: unknown) => e));
+        await client.close();
+      } catch (error) {
+        assert.ok(isAuthError(error), `not an AuthError: ${inspect(error)}`);
+        assert.equal(error.code, 'CONFIG_INVALID');
+        assert.match(error.message, new RegExp(`- ${key}: `), 'the variable is named');
+        outputs.push(error);
+      }
+      outputs.push(await runDoctor({ env, envFile: false, scopes: ['slicer'] }));
+      await new Promise((resolve) => setImmediate(resolve)); // spans end as the API's import settles
+      const attributes = spans.getFinishedSpans().map((span) => span.attributes);
+      const seen = [...outputs.map(shown), JSON.stringify(events), logs.join('\n'), h.warnings.join('\n'), JSON.stringify(attributes)]
+        .join('\n');
+      for (const form of forms(value)) assert.ok(!seen.includes(form), `"${form}" (in ${key}, ${place}) leaked in:\n${seen}`);
+    }),
+    { numRuns: 40, examples: [['Q7pa/ss#1', 'SLICER_STORE_URL', 'user-info', true], ['Q7x', 'SLICER_AUTH_URL', 'user-info', false]] },
+  );
+});

@@ -15,12 +15,34 @@ import { Secret } from './redact.ts';
 /** A fixed message: valibot's own would quote the value, which may be a secret. */
 export const message = (text: string) => () => text;
 
+/**
+ * An http(s) base address. Credentials, a query or a fragment are refused: fetch cannot send a URL with
+ * `user:password@`, a path is appended after the base, and whatever they hold would show wherever the URL does.
+ */
 const httpUrl = v.pipe(
   v.string(),
   v.trim(),
   v.url(message('expected an http(s) URL such as https://auth.example.com')),
   v.check((value) => /^https?:\/\//i.test(value), message('expected an http(s) URL such as https://auth.example.com')),
+  v.check(
+    (value) => !/^[a-z]+:\/\/[^/?#]*@/i.test(value),
+    message('expected a URL without "user:password@" (credentials in a URL are refused: give them as their own settings)'),
+  ),
+  v.check((value) => !/[?#]/.test(value), message('expected a base address without "?" query or "#" fragment')),
   v.transform((value) => value.replace(/\/+$/, '')),
+);
+
+/** A Redis URL that parses as the URL standard reads it, so the password never lands in a host or path. */
+const redisUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check(
+    (value) => /^rediss?:\/\//i.test(value) && URL.canParse(value) && new URL(value).hostname !== '',
+    message(
+      'expected redis://[user:pass@]host:port/db or rediss://…, with "/", "#", "?" and "@" in the password percent-encoded (%2F, %23, %3F, %40)',
+    ),
+  ),
+  v.transform((value) => new Secret(value)),
 );
 
 /** A service identifier as it appears in `service_id=<id>` (contract 4.1). */
@@ -227,14 +249,7 @@ export const SETTINGS = {
     env: 'SLICER_STORE_URL',
     formerly: 'SLICER_TOKEN_STORE',
     defaults: 'off',
-    schema: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.check((value) => /^rediss?:\/\/[^\s]+$/.test(value), message('expected redis://[user:pass@]host:port/db or rediss://…')),
-        v.transform((value) => new Secret(value)),
-      ),
-    ),
+    schema: v.optional(redisUrl),
     secret: true,
     doc: 'Share temporary tokens across machines through Redis: redis://[user:pass@]host:port/db or rediss://… (optional; needs ioredis).',
   }),
@@ -244,7 +259,8 @@ export const SETTINGS = {
     defaults: 'off (plain)',
     schema: v.optional(secret),
     secret: true,
-    doc: 'Encrypt tokens at rest in Redis (AES-GCM) with this secret; without it, whoever reads the database reads the tokens.',
+    doc:
+      'Seal tokens at rest in Redis (AES-256-GCM bound to each entry; key from this secret through scrypt; `slicer-auth store-key` makes one); without it, whoever reads the database reads the tokens.',
   }),
 } as const;
 

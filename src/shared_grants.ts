@@ -10,14 +10,16 @@
  * - A token a service refused is never read back, and is deleted from the
  *   store if it is still the stored one, so the fleet moves to a new token
  *   with one request.
- * - A store that fails (down, slow, untrusted, corrupt) never fails a call:
- *   one warning, then tokens are fetched directly until it answers again.
+ * - A store that fails (down, slow, untrusted) never fails a call: one
+ *   warning, then tokens are fetched directly until it answers again. An
+ *   entry that is not to be trusted (unsealed, moved, altered, foreign) reads
+ *   as missing, with one warning: the next token fetched replaces it.
  *   The password never goes to the store: only tokens do.
  */
 import type { Clock } from './clock.ts';
 import type { AuthEvent } from './events.ts';
 import { type Grant, type GrantFetcher, hardMargin } from './grant.ts';
-import type { StoredGrant, StoreKey, TokenStore } from './stores/store.ts';
+import { type StoredGrant, type StoreKey, type TokenStore, UntrustedEntryError } from './stores/store.ts';
 
 /** How often a waiting caller looks again. */
 const POLL_MS = 50;
@@ -96,6 +98,18 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     }
   }
 
+  /** The stored grant of a scope; an untrusted entry reads as none (warned once), so the next token stored replaces it. */
+  const read = (scope: string) =>
+    attempt(async () => {
+      try {
+        return await store.get(key(scope));
+      } catch (error) {
+        if (!(error instanceof UntrustedEntryError)) throw error;
+        warnOnce(error.message);
+        return undefined;
+      }
+    });
+
   /**
    * A stored grant this caller can use: not refused, not the one its refresh
    * replaces, and still out of the hard margin (where callers would wait).
@@ -112,7 +126,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
   }
 
   const shared: GrantFetcher = async (scope, replacing) => {
-    const first = await attempt(() => store.get(key(scope)));
+    const first = await read(scope);
     if (first === FAILED) return fetchGrant(scope);
     const cached = usable(scope, first, replacing);
     if (cached) return cached;
@@ -125,7 +139,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     while (!(release = await attempt(() => store.lock(key(scope), LOCK_TTL_MS)))) {
       polled = true;
       await clock.sleep(POLL_MS);
-      const stored = await attempt(() => store.get(key(scope)));
+      const stored = await read(scope);
       if (stored === FAILED) return fetchGrant(scope);
       const written = usable(scope, stored, replacing);
       if (written) {
@@ -141,7 +155,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     if (polled) waited('acquired');
     if (release === FAILED) return fetchGrant(scope);
     try {
-      const meanwhile = await attempt(() => store.get(key(scope)));
+      const meanwhile = await read(scope);
       const written = usable(scope, meanwhile, replacing);
       if (written) return written;
       const grant = await fetchGrant(scope);
@@ -160,7 +174,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
   return {
     fetchGrant: shared,
     forget: async (scope, token) => {
-      const stored = token ?? (await attempt(() => store.get(key(scope))).then((found) => (found === FAILED ? undefined : found?.token)));
+      const stored = token ?? (await read(scope).then((found) => (found === FAILED ? undefined : found?.token)));
       if (stored === undefined) return;
       refused.add(stored);
       await attempt(() => store.deleteIfSame(key(scope), stored));
@@ -170,7 +184,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
       const id = `${scope}\n${token}`;
       let pending = confirming.get(id);
       if (!pending) {
-        pending = attempt(() => store.get(key(scope)))
+        pending = read(scope)
           .then((stored) => stored === FAILED || stored?.token === token)
           .finally(() => confirming.delete(id));
         confirming.set(id, pending);

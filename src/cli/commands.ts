@@ -9,6 +9,7 @@ import { demo } from './demo.ts';
 import { DOCTOR_HELP, DOCTOR_OPTIONS, doctorCommand } from './doctor/command.ts';
 import { PERMANENT_ACTIONS, PERMANENT_HELP, PERMANENT_OPTIONS, permanentCommand } from './permanent_command.ts';
 import { SANDBOX_HELP, SANDBOX_OPTIONS, sandboxCommand } from './sandbox_command.ts';
+import { STORE_KEY_HELP, storeKeyCommand } from './store_key_command.ts';
 import { TOKEN_HELP, TOKEN_OPTIONS, tokenCommand } from './token_command.ts';
 import type { Io } from './usage.ts';
 
@@ -30,5 +31,6 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   sandbox: { help: SANDBOX_HELP, run: sandboxCommand, options: Object.keys(SANDBOX_OPTIONS) },
   doctor: { help: DOCTOR_HELP, run: doctorCommand, options: Object.keys(DOCTOR_OPTIONS) },
   contract: { help: CONTRACT_HELP, run: contractCommand, options: CONTRACT_OPTIONS },
+  'store-key': { help: STORE_KEY_HELP, run: storeKeyCommand, options: [] },
   demo: { help: 'Usage: slicer-auth demo\n\nRuns the module end to end and exits.', run: (_args, io) => demo(io), options: [] },
 };

@@ -18,6 +18,7 @@ Commands:
   sandbox     run the local sandbox services
   doctor      check the set-up end to end and say how to fix what is wrong
   contract    check an authorization service against the documented contract (Playwright)
+  store-key   print a new random key for SLICER_STORE_KEY (seals tokens in a shared Redis store)
   completion  print a shell completion script (bash, zsh, fish)
   demo        the npm start demo: the module end to end (against the sandbox when nothing is configured)
 

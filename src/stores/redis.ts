@@ -6,27 +6,34 @@
  *
  * - Keys are namespaced and derived from a hash of (auth URL, user, scope):
  *   no user name or URL in clear. Entries expire with their token.
- * - With a key (`SLICER_STORE_KEY`), tokens at rest are encrypted with
- *   AES-256-GCM; without one, anyone who can read the database can read them.
+ * - With a key (`SLICER_STORE_KEY`), every entry is sealed (`seal.ts`:
+ *   AES-256-GCM bound to the entry's Redis key, the cipher key from scrypt)
+ *   and only sealed entries are used: a plain, moved or altered one is
+ *   refused with one warning and replaced by the next token fetched. Nothing
+ *   derived from the token is stored beside it. Without a key, anyone who can
+ *   read the database can read the tokens.
+ * - Compare-and-delete reads the entry, opens it, and deletes it only while
+ *   it is still byte for byte what was read (a Lua script).
  * - The lock is `SET key owner NX PX ttl`, released by its owner only,
- *   atomically (a Lua script): a holder that died leaves a lock that expires.
+ *   atomically (the same script): a holder that died leaves a lock that expires.
  * - Every command runs under a short timeout and fails fast while Redis is
  *   unreachable (no offline queue, no automatic reconnection timer); the next
  *   command after a pause reconnects. The socket is unreferenced while idle,
  *   so the store never keeps a process alive.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis as RedisClient } from 'ioredis';
 import { systemClock } from '../clock.ts';
 import type { Secret } from '../redact.ts';
 import { describeRedisUrl } from './redis_url.ts';
-import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
+import { createSeal, SEALED_PREFIX } from './seal.ts';
+import { type Release, type StoredGrant, type StoreKey, StoreUnavailableError, type TokenStore, UntrustedEntryError } from './store.ts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
   /** `redis://[user:pass@]host:port/db` or `rediss://…`. */
   url: string;
-  /** Encrypts tokens at rest (AES-256-GCM, key = SHA-256 of this secret). */
+  /** Seals entries at rest (AES-256-GCM bound to the entry's key; the cipher key from this secret through scrypt). */
   key?: Secret | undefined;
   /**
    * Time limit of one command, ms.
@@ -39,34 +46,36 @@ export interface RedisStoreOptions {
    */
   wallNow?: (() => number) | undefined;
   /**
-   * Prefix of every key.
-   * @default "slicer-auth:v1"
+   * Prefix of every key. v2 entries are bound to their key; v1 entries are never read and expire with their tokens.
+   * @default "slicer-auth:v2"
    */
   namespace?: string | undefined;
 }
 
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
-const DELETE_IF_SAME = `local v = redis.call('get', KEYS[1])
-if v and string.sub(v, 1, 64) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Deletes a key only while it holds exactly the given value: the lock's release, and compare-and-delete. */
+const DELETE_IF_VALUE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** An entry in clear (no key): this prefix, then the grant as JSON. */
+const PLAIN_PREFIX = 'p2.';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * Creates a store on Redis; connects on first use.
  *
- * @param options URL, encryption key, timeouts
+ * @param options URL, sealing key, timeouts
  * @returns the store
  * @throws when ioredis is not installed (the message names the install command)
  */
 export async function createRedisStore(options: RedisStoreOptions): Promise<TokenStore> {
   const { Redis } = await import('ioredis').catch(() => {
-    throw new Error('SLICER_STORE_URL names a Redis store, but ioredis is not installed: run "npm install ioredis"');
+    throw new StoreUnavailableError('SLICER_STORE_URL names a Redis store, but ioredis is not installed: run "npm install ioredis"');
   });
   const description = describeRedisUrl(options.url);
-  const namespace = options.namespace ?? 'slicer-auth:v1';
+  const namespace = options.namespace ?? 'slicer-auth:v2';
   const timeout = options.commandTimeoutMs ?? 500;
   const wallNow = options.wallNow ?? systemClock.wallNow;
-  const cipherKey = options.key ? createHash('sha256').update(options.key.reveal()).digest() : undefined;
+  const seal = options.key ? await createSeal(options.key) : undefined;
+
   const client: RedisClient = new Redis(options.url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -98,38 +107,35 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
 
   const id = (key: StoreKey) => `${namespace}:token:${sha256(`${key.authUrl}\u0000${key.username}\u0000${key.scope}`)}`;
 
-  /** `<sha256 of the token><payload>`: the hash lets Lua compare tokens without reading them. */
-  function encode(grant: StoredGrant): string {
-    const json = JSON.stringify(grant);
-    if (!cipherKey) return `${sha256(grant.token)}p${json}`;
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', cipherKey, iv);
-    const sealed = Buffer.concat([iv, cipher.update(json, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `${sha256(grant.token)}e${sealed.toString('base64')}`;
+  const untrusted = (why: string) => new UntrustedEntryError(`The shared token store ${description} holds an entry ${why}`);
+
+  function encode(grant: StoredGrant, storedUnder: string): string {
+    const json = JSON.stringify({ token: grant.token, expiresAt: grant.expiresAt, lifetime: grant.lifetime });
+    return seal ? seal.seal(json, storedUnder) : `${PLAIN_PREFIX}${json}`;
   }
 
-  function decode(value: string): StoredGrant {
-    const kind = value[64];
-    const body = value.slice(65);
-    if (kind === 'p') {
-      try {
-        return JSON.parse(body) as StoredGrant;
-      } catch {
-        throw new Error(`The shared token store ${description} holds an entry that is not a slicer-auth token`);
-      }
+  /** The grant of a stored value: sealed for this key and place when a key is set, plain otherwise. */
+  function decode(value: string, storedUnder: string): StoredGrant {
+    let json: string | undefined;
+    if (seal) {
+      if (!value.startsWith(SEALED_PREFIX)) throw untrusted('that is not sealed with SLICER_STORE_KEY; ignoring it');
+      json = seal.open(value, storedUnder);
+      if (json === undefined) throw untrusted('sealed with another SLICER_STORE_KEY, moved from another entry, or altered; ignoring it');
+    } else if (value.startsWith(SEALED_PREFIX)) {
+      throw untrusted('sealed with a key: set SLICER_STORE_KEY to use it');
+    } else if (value.startsWith(PLAIN_PREFIX)) {
+      json = value.slice(PLAIN_PREFIX.length);
     }
-    if (kind !== 'e') throw new Error(`The shared token store ${description} holds an entry that is not a slicer-auth token`);
-    if (!cipherKey) throw new Error(`The shared token store ${description} holds encrypted tokens: set SLICER_STORE_KEY`);
-    const sealed = Buffer.from(body, 'base64');
-    const decipher = createDecipheriv('aes-256-gcm', cipherKey, sealed.subarray(0, 12));
-    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+    let grant: Partial<StoredGrant> | undefined;
     try {
-      return JSON.parse(
-        Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]).toString('utf8'),
-      ) as StoredGrant;
+      grant = json === undefined ? undefined : JSON.parse(json);
     } catch {
-      throw new Error(`The shared token store ${description} holds tokens encrypted with another SLICER_STORE_KEY`);
+      grant = undefined;
     }
+    if (typeof grant?.token !== 'string' || typeof grant.expiresAt !== 'number' || typeof grant.lifetime !== 'number') {
+      throw untrusted('that is not a slicer-auth token; ignoring it');
+    }
+    return { token: grant.token, expiresAt: grant.expiresAt, lifetime: grant.lifetime };
   }
 
   return {
@@ -137,25 +143,29 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
     kind: 'redis',
     async get(key) {
       const value = await run(() => client.get(id(key)));
-      if (value === null) return undefined;
-      const grant = decode(value);
-      if (typeof grant.token !== 'string' || typeof grant.expiresAt !== 'number' || typeof grant.lifetime !== 'number') {
-        throw new Error(`The shared token store ${description} holds an entry that is not a slicer-auth token`);
-      }
-      return grant;
+      return value === null ? undefined : decode(value, id(key));
     },
     async put(key, grant) {
       const ttl = Math.max(1, Math.round(grant.expiresAt - wallNow()));
-      await run(() => client.set(id(key), encode(grant), 'PX', ttl));
+      await run(() => client.set(id(key), encode(grant, id(key)), 'PX', ttl));
     },
     async deleteIfSame(key, token) {
-      await run(() => client.eval(DELETE_IF_SAME, 1, id(key), sha256(token)));
+      const value = await run(() => client.get(id(key)));
+      if (value === null) return;
+      let stored: StoredGrant;
+      try {
+        stored = decode(value, id(key));
+      } catch {
+        return; // not an entry of ours: no token of ours in it to forget
+      }
+      // Deleted only while the entry is exactly what was read: a newer token stored meanwhile stays.
+      if (stored.token === token) await run(() => client.eval(DELETE_IF_VALUE, 1, id(key), value));
     },
     async lock(key, ttlMs): Promise<Release | undefined> {
       const owner = randomBytes(16).toString('hex');
       const taken = await run(() => client.set(`${id(key)}:lock`, owner, 'PX', ttlMs, 'NX'));
       if (taken !== 'OK') return undefined;
-      return async () => void (await run(() => client.eval(RELEASE, 1, `${id(key)}:lock`, owner)));
+      return async () => void (await run(() => client.eval(DELETE_IF_VALUE, 1, `${id(key)}:lock`, owner)));
     },
     async close() {
       client.disconnect();

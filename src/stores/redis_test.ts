@@ -3,11 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LOCK_TTL_MS } from '../shared_grants.ts';
 import { createFakeClock } from '../testing/fake_clock.ts';
 import { freePort, runTs } from '../testing/processes.ts';
 import { createRedisStore } from './redis.ts';
+import { Secret } from '../redact.ts';
 import { redisRequired, type RedisServer, startRedis } from '../testing/redis_server.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 
@@ -90,7 +92,7 @@ describe('Redis shared token store', () => {
     const plain = await client().getToken();
     const keys = await inspect.keys('*');
     assert.equal(keys.length, 1);
-    assert.match(keys[0] ?? '', /^slicer-auth:v1:token:[0-9a-f]{64}$/);
+    assert.match(keys[0] ?? '', /^slicer-auth:v2:token:[0-9a-f]{64}$/);
     assert.ok(!(keys[0] ?? '').includes(h.sandbox.env.SLICER_USERNAME));
     const ttl = await inspect.pttl(keys[0] ?? '');
     assert.ok(ttl > 3_500_000 && ttl <= 3_600_000, `expires with the token (${ttl} ms)`);
@@ -102,14 +104,21 @@ describe('Redis shared token store', () => {
     const sealed = await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict');
     const stored = (await inspect.get((await inspect.keys('*'))[0] ?? '')) ?? '';
     assert.ok(!stored.includes(sealed) && !stored.includes(h.sandbox.env.SLICER_PASSWORD), 'encrypted at rest');
+    assert.ok(!stored.includes(createHash('sha256').update(sealed).digest('hex')), 'no hash of the token beside it');
+    assert.match(stored, /^s2\.[A-Za-z0-9_-]+$/, 'one sealed value and nothing else');
     const before = issuedAll();
     assert.equal(await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict'), sealed, 'read back with the key');
     assert.equal(issuedAll(), before);
     const withoutKey = await client().getToken('predict');
     assert.notEqual(withoutKey, sealed, 'unreadable without the key: fetched directly');
-    assert.ok(h.warnings.some((w) => /holds encrypted tokens: set SLICER_STORE_KEY/.test(w)), h.warnings.join('\n'));
+    assert.ok(h.warnings.some((w) => /sealed with a key: set SLICER_STORE_KEY/.test(w)), h.warnings.join('\n'));
+    await inspect.flushall();
+    await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict');
     await client({ tokenStoreKey: 'another key' }).getToken('predict');
-    assert.ok(h.warnings.some((w) => /encrypted with another SLICER_STORE_KEY/.test(w)));
+    assert.ok(
+      h.warnings.some((w) => /sealed with another SLICER_STORE_KEY, moved from another entry, or altered/.test(w)),
+      h.warnings.join('\n'),
+    );
   });
 
   test('a lock expires by itself: Redis holds it at most the lock TTL, so a holder that dies cannot block the fleet', async (t) => {
@@ -192,5 +201,81 @@ describe('Redis shared token store', () => {
     assert.ok(await client().getToken(), 'fetched directly');
     assert.equal(issuedAll() - before, 1);
     assert.ok(h.warnings.some((w) => /shared token store .*not a slicer-auth/.test(w)), h.warnings.join('\n'));
+  });
+
+  describe('sealed entries (SLICER_STORE_KEY): only what this key sealed for this place is used', () => {
+    const KEY = 'a passphrase for the fleet';
+    /** The Redis key of a scope's entry, learnt from a first client. */
+    async function entryKey(scope: 'slicer' | 'predict'): Promise<string> {
+      await inspect.flushall();
+      await client({ tokenStoreKey: KEY }).getToken(scope);
+      const [key] = await inspect.keys('*:token:*');
+      await inspect.flushall();
+      return key ?? '';
+    }
+    /** A keyed client's token after a planted entry: fresh (one request), one warning, and the entry replaced by a sealed one. */
+    async function refusesPlanted(key: string, planted: string, why: RegExp): Promise<void> {
+      await inspect.set(key, planted, 'PX', 600_000);
+      h.warnings.length = 0;
+      const before = issuedAll();
+      const token = await client({ tokenStoreKey: KEY }).getToken();
+      assert.equal(issuedAll() - before, 1, 'a fresh token was fetched');
+      assert.ok(!planted.includes(token), 'the planted token was not used');
+      assert.equal(h.warnings.filter((w) => why.test(w)).length, 1, h.warnings.join('\n'));
+      const now = (await inspect.get(key)) ?? '';
+      assert.notEqual(now, planted, 'the planted entry was replaced');
+      assert.equal(await client({ tokenStoreKey: KEY }).getToken(), token, 'the replacement is read back with the key');
+    }
+
+    test('a plain entry planted by a client without the key is ignored with one warning and replaced', async (t) => {
+      if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+      const slicerKey = await entryKey('slicer');
+      await client().getToken(); // a client without the key writes its token in clear
+      const planted = (await inspect.get(slicerKey)) ?? '';
+      assert.match(planted, /^p2\./, 'a plain entry');
+      await refusesPlanted(slicerKey, planted, /not sealed with SLICER_STORE_KEY/);
+    });
+
+    test('a sealed entry moved from the predict key to the slicer key does not open: ignored, replaced', async (t) => {
+      if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+      const slicerKey = await entryKey('slicer');
+      const predictKey = await entryKey('predict');
+      await client({ tokenStoreKey: KEY }).getToken('predict');
+      const moved = (await inspect.get(predictKey)) ?? '';
+      assert.match(moved, /^s2\./);
+      await inspect.del(predictKey);
+      await refusesPlanted(slicerKey, moved, /sealed with another SLICER_STORE_KEY, moved from another entry, or altered/);
+    });
+
+    test('a sealed entry with one byte flipped does not open: ignored, replaced', async (t) => {
+      if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+      const slicerKey = await entryKey('slicer');
+      await client({ tokenStoreKey: KEY }).getToken();
+      const sealed = (await inspect.get(slicerKey)) ?? '';
+      const at = 20; // inside the ciphertext
+      const flipped = sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1);
+      await inspect.flushall();
+      await refusesPlanted(slicerKey, flipped, /sealed with another SLICER_STORE_KEY, moved from another entry, or altered/);
+    });
+
+    test('compare-and-delete of a sealed entry: the held token is forgotten, a newer one is kept', async (t) => {
+      if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+      const a = client({ tokenStoreKey: KEY });
+      const old = await a.getToken();
+      await a.invalidate('slicer');
+      assert.deepEqual(await inspect.keys('*:token:*'), [], 'the sealed entry of the held token was deleted');
+      const b = client({ tokenStoreKey: KEY });
+      const newer = await b.getToken();
+      assert.notEqual(newer, old);
+      const store = await createRedisStore({ url: redis.url, key: new Secret(KEY) });
+      const key = {
+        authUrl: h.sandbox.env.SLICER_AUTH_URL,
+        username: h.sandbox.env.SLICER_USERNAME,
+        scope: `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`,
+      };
+      await store.deleteIfSame(key, old);
+      assert.equal((await store.get(key))?.token, newer, 'a delete naming the old token keeps the newer one');
+      await store.close?.();
+    });
   });
 });

@@ -6,7 +6,7 @@
 import type { Secret } from '../redact.ts';
 import { createFileStore } from './file.ts';
 import { describeRedisUrl } from './redis_url.ts';
-import type { TokenStore } from './store.ts';
+import { StoreUnavailableError, type TokenStore } from './store.ts';
 
 /** The settings that select a store. */
 export interface StoreSettings {
@@ -33,10 +33,18 @@ export function selectStore(settings: StoreSettings): TokenStore | undefined {
   if (settings.store) return settings.store;
   const url = settings.tokenStore?.reveal();
   if (url) {
-    const redis = import('./redis.ts').then((m) => m.createRedisStore({ url, key: settings.tokenStoreKey, wallNow: settings.wallNow }));
+    const description = describeRedisUrl(url);
+    const redis = import('./redis.ts')
+      .then((m) => m.createRedisStore({ url, key: settings.tokenStoreKey, wallNow: settings.wallNow }))
+      .catch((error: unknown) => {
+        // A driver's own message may quote the URL, password included: only its code or name is shown.
+        if (error instanceof StoreUnavailableError) throw error;
+        const reason = (error as { code?: unknown }).code ?? (error as Error).name;
+        throw new StoreUnavailableError(`The shared token store ${description} cannot be used (${String(reason)})`);
+      });
     redis.catch(() => undefined); // reported by the first operation
     return {
-      description: describeRedisUrl(url),
+      description,
       kind: 'redis',
       get: async (key) => (await redis).get(key),
       put: async (key, grant) => (await redis).put(key, grant),

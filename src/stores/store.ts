@@ -51,3 +51,26 @@ export interface TokenStore {
   /** Lets the process exit: closes connections (optional). */
   close?(): Promise<void>;
 }
+
+/**
+ * A store's entry that is not to be trusted (not sealed with this client's
+ * key, sealed for another key, altered, or not ours): the store itself works.
+ * The shared policy warns once and treats it as missing, so the next token
+ * fetched replaces it. Its message is shown as it is: no secret.
+ */
+export class UntrustedEntryError extends Error {
+  /** @param message what is wrong with the entry and what to do */
+  constructor(message: string) {
+    super(message);
+    this.name = 'UntrustedEntryError';
+  }
+}
+
+/** A store that cannot be used at all (its driver missing or refusing its settings); the message holds no secret. */
+export class StoreUnavailableError extends Error {
+  /** @param message what is wrong and what to do */
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
+}

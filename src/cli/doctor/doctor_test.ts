@@ -194,9 +194,9 @@ describe('slicer-auth doctor', () => {
     try {
       const encrypted = await doctor({ SLICER_STORE_URL: redis.url, SLICER_STORE_KEY: 'doctor-store-key' }, ['--scope', 'slicer']);
       assert.equal(encrypted.code, 0, encrypted.out);
-      assert.match(line(encrypted, 'shared token store'), /^✔ .*reachable \(read only; --write-check .*\); tokens encrypted at rest/);
+      assert.match(line(encrypted, 'shared token store'), /^✔ .*reachable \(read only; --write-check .*\); tokens sealed at rest/);
       const written = await doctor({ SLICER_STORE_URL: redis.url, SLICER_STORE_KEY: 'k' }, ['--scope', 'slicer', '--write-check']);
-      assert.match(line(written, 'shared token store'), /^✔ .*reachable and writable; tokens encrypted at rest/);
+      assert.match(line(written, 'shared token store'), /^✔ .*reachable and writable; tokens sealed at rest/);
       const plain = await doctor({ SLICER_STORE_URL: redis.url }, ['--scope', 'slicer']);
       assert.equal(plain.code, 0, 'a warning does not fail');
       assert.match(line(plain, 'shared token store'), /^! .*stored in clear\n\s+fix: set SLICER_STORE_KEY/);

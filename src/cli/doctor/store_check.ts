@@ -47,7 +47,7 @@ async function redisCheck(url: string, config: Config, writeCheck: boolean): Pro
     await store?.close?.();
   }
   const reach = writeCheck ? 'reachable and writable' : 'reachable (read only; --write-check also takes and releases a lock)';
-  return config.tokenStoreKey ? ok(`${where} ${reach}; tokens encrypted at rest (SLICER_STORE_KEY)`) : warn(
+  return config.tokenStoreKey ? ok(`${where} ${reach}; tokens sealed at rest (SLICER_STORE_KEY)`) : warn(
     `${where} ${reach}; tokens are stored in clear`,
     'set SLICER_STORE_KEY so that whoever reads the database cannot read the tokens',
   );

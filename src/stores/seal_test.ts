@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { main } from '../cli/main.ts';
+import { Secret } from '../redact.ts';
+import { createSeal, newStoreKey, SEALED_PREFIX } from './seal.ts';
+
+test('a sealed entry opens only with the same key at the same place, and unaltered', async () => {
+  const seal = await createSeal(new Secret('fleet passphrase'));
+  const sealed = seal.seal('{"token":"t-1"}', 'slicer-auth:v2:token:aaa');
+  assert.ok(sealed.startsWith(SEALED_PREFIX) && !sealed.includes('t-1'));
+  assert.equal(seal.open(sealed, 'slicer-auth:v2:token:aaa'), '{"token":"t-1"}');
+  assert.equal(seal.open(sealed, 'slicer-auth:v2:token:bbb'), undefined, 'moved to another key');
+  assert.equal((await createSeal(new Secret('another passphrase'))).open(sealed, 'slicer-auth:v2:token:aaa'), undefined, 'another key');
+  for (let at = SEALED_PREFIX.length; at < sealed.length; at += 7) {
+    const flipped = sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1);
+    assert.equal(seal.open(flipped, 'slicer-auth:v2:token:aaa'), undefined, `altered at ${at}`);
+  }
+  assert.equal(seal.open('p2.{"token":"t-1"}', 'slicer-auth:v2:token:aaa'), undefined, 'a plain entry');
+  assert.equal(seal.open(`${SEALED_PREFIX}AAAA`, 'slicer-auth:v2:token:aaa'), undefined, 'too short to hold a tag');
+  assert.notEqual(seal.seal('x', 'k'), seal.seal('x', 'k'), 'a fresh IV each time');
+});
+
+test('the key is derived, not random per seal: the same passphrase opens what another process sealed', async () => {
+  const one = await createSeal(new Secret('same'));
+  const two = await createSeal(new Secret('same'));
+  assert.equal(two.open(one.seal('v', 'k'), 'k'), 'v');
+});
+
+test('store-key prints a new 32-byte base64url key each time, and takes no argument', async () => {
+  const out: string[] = [];
+  const io = { out: (line: string) => out.push(line), err: () => undefined };
+  assert.equal(await main(['store-key'], io), 0);
+  assert.equal(await main(['store-key'], io), 0);
+  assert.equal(out.length, 2);
+  for (const key of out) assert.equal(Buffer.from(key, 'base64url').length, 32, key);
+  assert.notEqual(out[0], out[1]);
+  assert.match(newStoreKey(), /^[A-Za-z0-9_-]{43}$/);
+  assert.equal(await main(['store-key', 'extra'], io), 2);
+});
