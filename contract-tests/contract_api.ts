@@ -49,12 +49,21 @@ export class ContractApi {
     return redact(text, this.#secrets);
   }
 
+  /** @returns every value registered so far (the password, tokens received or read) */
+  secrets(): readonly string[] {
+    return [...this.#secrets];
+  }
+
   /** Registers a value to redact from now on. */
   secret(value: string): string {
     this.#secrets.add(value);
     return value;
   }
 
+  /**
+   * Sends, and registers any token the answer carries before anyone can report it: a probe answered with a
+   * token (a wrong password that got one) must not put that token into an annotation, a message or a report.
+   */
   async #answer(send: () => Promise<APIResponse>): Promise<Answer> {
     let response: APIResponse;
     try {
@@ -62,7 +71,21 @@ export class ContractApi {
     } catch (error) {
       throw new Error(this.redact((error as Error).message));
     }
-    return { status: response.status(), text: await response.text(), contentType: response.headers()['content-type'] ?? '' };
+    const text = await response.text();
+    this.#registerTokens(text);
+    return { status: response.status(), text, contentType: response.headers()['content-type'] ?? '' };
+  }
+
+  /** Registers the `access_token` of a JSON answer (contract 4.1), whatever the status. */
+  #registerTokens(text: string): void {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const token = (body as { access_token?: unknown } | null)?.access_token;
+    if (typeof token === 'string' && token !== '') this.secret(token);
   }
 
   /** The scope value of a service (contract 4.1). */
@@ -102,7 +125,7 @@ export class ContractApi {
   }
 
   /**
-   * Gets a temporary token for a service, registered as a secret.
+   * Gets a temporary token for a service (registered as a secret on arrival).
    * @throws Error (redacted) when no token is issued
    */
   async issue(service: Service = 'slicer'): Promise<string> {
@@ -111,7 +134,7 @@ export class ContractApi {
     if (typeof token !== 'string' || !token) {
       throw new Error(`No token issued for ${service}: ${answer.status} ${this.redact(answer.text).slice(0, 200)}`);
     }
-    return this.secret(token);
+    return token;
   }
 
   /** Base URL of a service, if configured. */

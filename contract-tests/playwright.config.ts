@@ -6,7 +6,16 @@
  * Projects: `api` (no browser), `setup` (browser login once), `ui` (Chromium,
  * 5.3), then `clock` and `clock-ui` (tests that move the sandbox clock, run
  * last and alone).
+ *
+ * What a run leaves holds no secret and is private (SECURITY.md): every file
+ * the runner and its workers write is created readable by its owner only
+ * (umask 077, the reports folder 0700), and Playwright's accessibility
+ * snapshot of the page at a failure (`error-context.md`, with every visible
+ * text, a new token included) is not taken; the fixtures take a screenshot
+ * with every known secret masked instead, and none while a new token is on
+ * screen unread.
  */
+import { chmodSync, existsSync } from 'node:fs';
 import process from 'node:process';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -14,6 +23,11 @@ import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 import { REPORTS, STORAGE_STATE } from './paths.ts';
 import { targetKind } from './target.ts';
+
+// This module is loaded by the runner and by every worker: both get the settings below.
+process.umask(0o077);
+process.env.PLAYWRIGHT_NO_COPY_PROMPT = '1'; // no page snapshot in error-context.md
+if (existsSync(resolve(REPORTS))) chmodSync(resolve(REPORTS), 0o700);
 
 const live = targetKind() === 'live';
 /** `.ts` in a clone, `.js` in the built package (`dist/contract-tests/`): the files beside this config. */

@@ -10,10 +10,10 @@ import { ROOT } from './testing/processes.ts';
 
 test('every promise in SECURITY.md names a test that exists', () => {
   const doc = readFileSync(join(ROOT, 'SECURITY.md'), 'utf8');
-  const rows = doc.split('\n').filter((line) => /^\| .* \| `src\//.test(line));
+  const rows = doc.split('\n').filter((line) => /^\| .* \| `(src|contract-tests)\//.test(line));
   assert.ok(rows.length >= 20, `the table has ${rows.length} rows`);
   for (const row of rows) {
-    const [, file, name] = /\| `(src\/[\w/.-]+_test\.ts) › (.+)` \|$/.exec(row) ?? [];
+    const [, file, name] = /\| `((?:src|contract-tests)\/[\w/.-]+_test\.ts) › (.+)` \|$/.exec(row) ?? [];
     assert.ok(file && name, `a row without "file › test name": ${row}`);
     const source = readFileSync(join(ROOT, file), 'utf8');
     const quoted = [`'${name}'`, `"${name}"`, `\`${name}\``];

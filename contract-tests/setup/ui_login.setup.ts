@@ -3,13 +3,25 @@
  * The saved state is reused while younger than a token's lifetime (3600 s) and
  * for the same service and user; otherwise login is redone. With
  * `SLICER_UI_STORAGE_STATE` (single sign-on) nothing is done here.
+ *
+ * The saved state is a session that can create permanent tokens: it is
+ * written 0600 in a 0700 folder, whatever the umask, and a folder or file
+ * left open to others by an earlier version is closed first.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
 import { clause, expect, test } from '../fixtures.ts';
 import { readToolSettings } from '../../src/tool_settings.ts';
 import { STORAGE_STATE, STORAGE_STATE_MAX_AGE_MS } from '../paths.ts';
+
+/** Writes a file readable by its owner only, in a folder only its owner may enter. */
+function writePrivate(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  chmodSync(dirname(path), 0o700);
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600); // an existing file keeps its mode on write
+}
 
 test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 creating step 1'), async ({ page, target }) => {
   test.skip(readToolSettings().uiStorageState !== undefined, 'SLICER_UI_STORAGE_STATE is used as it is');
@@ -17,13 +29,13 @@ test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 c
   const owner = `${target.authUrl} ${target.username}`;
   if (existsSync(STORAGE_STATE) && existsSync(meta)) {
     const fresh = Date.now() - statSync(STORAGE_STATE).mtimeMs < STORAGE_STATE_MAX_AGE_MS;
-    if (fresh && readFileSync(meta, 'utf8') === owner) return;
+    const closed = (statSync(STORAGE_STATE).mode & 0o077) === 0 && (statSync(dirname(STORAGE_STATE)).mode & 0o077) === 0;
+    if (fresh && closed && readFileSync(meta, 'utf8') === owner) return;
   }
   await page.goto(`${target.authUrl}/`);
   const form = new LoginForm(page);
   if (await form.isShown()) await form.logIn(target.username, target.password);
   await expect(new LoginForm(page).password).toHaveCount(0);
-  mkdirSync(dirname(STORAGE_STATE), { recursive: true });
-  await page.context().storageState({ path: STORAGE_STATE });
-  writeFileSync(meta, owner);
+  writePrivate(STORAGE_STATE, JSON.stringify(await page.context().storageState()));
+  writePrivate(meta, owner);
 });

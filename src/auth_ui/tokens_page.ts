@@ -25,6 +25,43 @@ export interface UiLogin {
 export const SECRET_ATTRIBUTE = 'data-slicer-secret';
 
 /**
+ * Marks every visible element that shows one of the values (as its text or
+ * an input's value) with {@link SECRET_ATTRIBUTE}.
+ *
+ * @param page the page
+ * @param values the secrets
+ * @returns how many elements were marked
+ */
+export async function markSecrets(page: Page, values: readonly string[]): Promise<number> {
+  if (values.length === 0) return 0;
+  // No named functions inside the callback: a TypeScript loader may wrap them in helpers the page does not have.
+  return await page.evaluate(([secrets, attribute]) => {
+    const marked = [...document.querySelectorAll('body *')].filter((element) =>
+      element.getClientRects().length > 0 &&
+      (secrets as string[]).some((secret) =>
+        (element as HTMLInputElement).value === secret ||
+        (element.children.length === 0 && (element.textContent ?? '').includes(secret))
+      )
+    );
+    for (const element of marked) element.setAttribute(attribute as string, '');
+    return marked.length;
+  }, [values, SECRET_ATTRIBUTE] as const);
+}
+
+/**
+ * Whether a created token may be on screen without being marked: "Copy token
+ * value" is shown (steps 7–8) and no element was marked secret. A failure
+ * screenshot must not be taken then: the token is in clear and not yet known.
+ *
+ * @param page the page
+ * @returns true while such a token may be visible
+ */
+export async function showsUnmarkedToken(page: Page): Promise<boolean> {
+  const copy = control(page, 'Copy token value');
+  return (await copy.isVisible().catch(() => false)) && (await page.locator(`[${SECRET_ATTRIBUTE}]`).count()) === 0;
+}
+
+/**
  * A documented label as a pattern: the whole text, in any case, with
  * surrounding space; for a field, also a required mark or colon after it.
  *
@@ -66,9 +103,16 @@ export class NewTokenDialog {
   /** A visible error: `role=alert` with text, or text that reads as an error. */
   readonly error: Locator;
 
-  /** @param page the tokens page */
-  constructor(page: Page) {
+  /** Told each token value as soon as it is read, before anything could report it. */
+  readonly #onSecret: (value: string) => void;
+
+  /**
+   * @param page the tokens page
+   * @param onSecret told each token value as soon as it is read
+   */
+  constructor(page: Page, onSecret: (value: string) => void = () => {}) {
     this.page = page;
+    this.#onSecret = onSecret;
     const field = (label: string) =>
       page.getByLabel(labelled(label, true)).or(page.getByPlaceholder(labelled(label, true))).filter({ visible: true }).first();
     this.name = field('Name');
@@ -103,20 +147,22 @@ export class NewTokenDialog {
     await this.page.evaluate(() => navigator.clipboard.writeText(''));
     await this.copy.click();
     let value = '';
-    await expect.poll(async () => (value = (await this.page.evaluate(() => navigator.clipboard.readText())).trim()), {
+    // Polled as a boolean: a failing poll prints what it received, and that is a token.
+    await expect.poll(async () => (value = (await this.page.evaluate(() => navigator.clipboard.readText())).trim()) !== '', {
       message: '"Copy token value" puts the value on the clipboard',
-    }).not.toBe('');
-    // No named functions inside the callback: a TypeScript loader may wrap them in helpers the page does not have.
-    const shown = await this.page.evaluate(([expected, attribute]) => {
-      const candidates = [...document.querySelectorAll('body *')].filter((element) =>
-        element.getClientRects().length > 0 &&
-        ((element as HTMLInputElement).value === expected ||
-          (element.children.length === 0 && element.textContent?.trim() === expected))
-      );
-      for (const element of candidates) element.setAttribute(attribute as string, '');
-      return candidates.length > 0;
-    }, [value, SECRET_ATTRIBUTE]);
+    }).toBe(true);
+    this.#onSecret(value);
+    const shown = await this.page.evaluate(
+      ([expected]) =>
+        [...document.querySelectorAll('body *')].some((element) =>
+          element.getClientRects().length > 0 &&
+          ((element as HTMLInputElement).value === expected ||
+            (element.children.length === 0 && element.textContent?.trim() === expected))
+        ),
+      [value],
+    );
     if (!shown) throw new Error('Step 7/8: the value "Copy token value" copied is not the value the page displays');
+    await markSecrets(this.page, [value]);
     return value;
   }
 }
@@ -135,13 +181,14 @@ export class TokensPage {
    * @param page a browser page
    * @param authUrl the authorization service's base address
    * @param login credentials for "log in if asked"
+   * @param onSecret told each created token's value as soon as it is read
    */
-  constructor(page: Page, authUrl: string, login?: UiLogin) {
+  constructor(page: Page, authUrl: string, login?: UiLogin, onSecret?: (value: string) => void) {
     this.page = page;
     this.authUrl = authUrl;
     this.login = login;
     this.newToken = control(page, 'New permanent token');
-    this.dialog = new NewTokenDialog(page);
+    this.dialog = new NewTokenDialog(page, onSecret);
   }
 
   /** Logs in when the page asks; true when it did. */

@@ -46,6 +46,11 @@ export interface SandboxOptions {
   serviceId?: string | undefined;
   /** Prediction service id. @default "sandbox-predict" */
   predictServiceId?: string | undefined;
+  /**
+   * Told every token value the sandbox issues, temporary and permanent (test mode only), so that a test can
+   * search what it wrote for any of them.
+   */
+  onIssue?: ((value: string) => void) | undefined;
 }
 
 /** The `.env` values that point the module and the contract suite at a sandbox. */
@@ -107,9 +112,11 @@ export function createSandbox(options: SandboxOptions = {}): SandboxParts {
     users: { [settings.username]: settings.password },
     serviceId: settings.serviceId,
     predictServiceId: settings.predictServiceId,
+    onIssue: options.onIssue,
   });
   const testMode = options.testMode ?? false;
   if (options.uiVariant && !testMode) throw new RangeError('UI variants are a test-mode feature: pass testMode: true');
+  if (options.onIssue && !testMode) throw new RangeError('onIssue is a test-mode feature: pass testMode: true');
   let hosts: readonly string[] = [];
   return {
     app: createSandboxApp({ store, clock, testMode, hosts: () => hosts, uiVariant: options.uiVariant }),

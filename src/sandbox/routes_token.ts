@@ -88,7 +88,9 @@ async function grant(store: Store, request: Request) {
   const login = store.login(username, password);
   // RFC 6749 §5.2: a refused grant is 400 invalid_grant, locked or not.
   if (login === 'locked') return oauthError(400, 'invalid_grant', 'Too many failed attempts for this user; try again later');
-  if (login === 'invalid') return oauthError(400, 'invalid_grant', 'Invalid username or password');
+  if (login === 'invalid' && !store.violates('token-for-wrong-password')) {
+    return oauthError(400, 'invalid_grant', 'Invalid username or password');
+  }
 
   const { value, lifetimeSeconds } = store.issueTemporary(username, serviceId);
   const otherId = serviceId === store.serviceIds.slicer ? store.serviceIds.predict : store.serviceIds.slicer;

@@ -23,6 +23,8 @@ export interface StoreOptions {
   serviceId: string;
   /** The prediction service's id. */
   predictServiceId: string;
+  /** Told every token value issued, temporary and permanent (test mode: tests search their outputs for them). */
+  onIssue?: ((value: string) => void) | undefined;
 }
 
 /** Counts for tests and load checks. */
@@ -85,7 +87,7 @@ export function createStore(options: StoreOptions): Store {
   const { clock } = options;
   const users = createUsers(clock, options.users);
   const knobs = createTestKnobs();
-  const tokens = createTokens(clock, knobs);
+  const tokens = createTokens(clock, knobs, options.onIssue);
   const sessions = createSessions(clock);
   return {
     serviceIds: { slicer: options.serviceId, predict: options.predictServiceId },

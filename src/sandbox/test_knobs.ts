@@ -29,6 +29,10 @@ export const VIOLATIONS = [
   'json-accepted',
   /** A request without scope gets a slicing-service token (a probe finding, as some real servers do). */
   'default-scope',
+  /** A wrong password is answered with a token (4.1: a token comes from a user's password). */
+  'token-for-wrong-password',
+  /** "Copy token value" copies another value than the one the page shows (5.3 creating step 8). */
+  'copy-mismatch',
 ] as const;
 
 /** One of {@link VIOLATIONS}. */

@@ -56,9 +56,10 @@ export interface Tokens {
  *
  * @param clock the sandbox clock
  * @param knobs lifetime and violations
+ * @param onIssue told every value issued (tests that search their outputs for leaked tokens)
  * @returns the table
  */
-export function createTokens(clock: SandboxClock, knobs: TestKnobs): Tokens {
+export function createTokens(clock: SandboxClock, knobs: TestKnobs, onIssue?: (value: string) => void): Tokens {
   const tokens = new Map<string, TokenRecord>(); // by hash
   const issued = new Map<string, number>();
   const reusable = new Map<string, string>(); // service id → the one token of 'reused-token'
@@ -89,6 +90,7 @@ export function createTokens(clock: SandboxClock, knobs: TestKnobs): Tokens {
       revokedAt: undefined,
     };
     tokens.set(record.hash, record);
+    onIssue?.(value);
     return { value, record };
   }
 

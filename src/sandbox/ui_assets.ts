@@ -65,6 +65,7 @@ const dialog = $('new-token-dialog');
 if (dialog) {
   let scopes = [];
   let value = '';
+  let copied = '';
   const error = $('token-error');
   const shown = $('token-value');
   const render = () => {
@@ -95,12 +96,13 @@ if (dialog) {
     const body = await response.json();
     if (!response.ok) { error.textContent = body.error; return; }
     value = body.token;
+    copied = body.copy;
     if (shown.tagName === 'INPUT') shown.value = value; else shown.textContent = value;
     $('token-form').hidden = true; $('token-created').hidden = false;
     $('copy-token').focus();
   });
   $('copy-token').addEventListener('click', async () => {
-    await navigator.clipboard.writeText(value);
+    await navigator.clipboard.writeText(copied);
     $('copy-status').textContent = 'Copied to the clipboard.';
   });
   $('token-done').addEventListener('click', () => { hide(dialog); location.reload(); });
