@@ -119,7 +119,7 @@ const control = (path: string, body: unknown) =>
 
 // (d) Memory over 100,000 requests.
 {
-  const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', token: 'fixed-bench-token', baseUrl: echo });
+  const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', staticToken: 'fixed-bench-token', baseUrl: echo });
   const gc = (globalThis as { gc?: () => void }).gc;
   /**
    * Full collections until the heap stops shrinking, with time between them

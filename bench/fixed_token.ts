@@ -18,7 +18,7 @@ const echo = process.env.BENCH_ECHO as string;
 const token = 'fixed-bench-token';
 const headers = { authorization: `Bearer ${token}` };
 const plainKy = ky.create({ prefixUrl: echo, headers });
-const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', token, baseUrl: echo });
+const client = createAuthClient({ env: {}, envFile: false, serviceId: 'bench', staticToken: token, baseUrl: echo });
 /** Options a caller gives on every call: a header and a timeout. */
 const options = { headers: { 'x-trace': 'bench' }, timeout: 10_000 };
 const calls: Record<string, () => Promise<unknown>> = {

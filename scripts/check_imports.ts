@@ -17,11 +17,11 @@ import ts from 'typescript5';
  */
 export const LAYERS: readonly { readonly name: string; readonly files: RegExp }[] = [
   { name: 'leaves', files: /^src\/(fetch|clock|grant|errors|redact|schemas|events|abort|request_url)\.ts$/ },
-  { name: 'settings', files: /^src\/(settings|tool_settings|env|scope|url_policy)\.ts$/ },
+  { name: 'settings', files: /^src\/(settings|tool_settings|env|services|scope|url_policy)\.ts$/ },
   { name: 'config', files: /^src\/(config|scope_target)\.ts$/ },
   { name: 'stores and token source', files: /^src\/(stores\/[^/]+|token_source)\.ts$/ },
   { name: 'token cache', files: /^src\/(shared_grants|token_cache)\.ts$/ },
-  { name: 'request auth', files: /^src\/(request_auth|authed_fetch)\.ts$/ },
+  { name: 'request engine', files: /^src\/(request_engine|request_wire|authed_fetch)\.ts$/ },
   { name: 'telemetry', files: /^src\/(telemetry|otel)\.ts$/ },
   { name: 'client', files: /^src\/(client|client_types|default_client)\.ts$|^mod\.ts$/ },
   { name: 'sandbox', files: /^src\/sandbox\// },
@@ -31,7 +31,7 @@ export const LAYERS: readonly { readonly name: string; readonly files: RegExp }[
 
 /** Imports the sandbox may not make although they point down: it never uses the client. */
 const SANDBOX_MAY_NOT =
-  /^src\/(config|scope_target|stores\/|token_source|shared_grants|token_cache|request_auth|authed_fetch|client|default_client)/;
+  /^src\/(config|scope_target|stores\/|token_source|shared_grants|token_cache|request_engine|request_wire|authed_fetch|client|default_client)/;
 
 /** What is read, relative to the working directory: the arguments, else the whole product. */
 const ROOTS = process.argv.length > 2 ? process.argv.slice(2) : ['mod.ts', 'src', 'contract-tests'];

@@ -11,7 +11,7 @@ import { createAuthClient } from '../mod.ts';
 const runtime = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node';
 const options = {
   envFile: false as const,
-  tokenStoreKey: 'smoke-key', /* the same in every runtime: they share entries */
+  storeKey: 'smoke-key', /* the same in every runtime: they share entries */
   logger: { warn: (m: string) => console.error(m) },
 };
 const first = await createAuthClient(options).getToken('predict');

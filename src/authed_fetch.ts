@@ -1,9 +1,15 @@
 /**
- * The `authedFetch` shape: a callable with ky's method shortcuts, `extend`,
- * `create` and `stop`, whose options take a `scope`. The client and the lazy
- * default both make theirs here; the sending itself is the client's.
+ * `authedFetch`: ky with the request engine as its `fetch`. A callable with
+ * ky's method shortcuts, `extend`, `create` and `stop`, whose options take a
+ * `scope`. Here a call's URL is resolved (a relative path under the scope's
+ * base URL and a relative `prefixUrl`; an absolute `prefixUrl` is ky's) and
+ * its ky options are made; the engine's lane does the rest: the token, origin
+ * binding, the 401, redirects (`request_engine.ts`).
  */
-import ky, { type Input, type KyInstance, type Options, type ResponsePromise } from 'ky';
+import ky, { type Input, type KyInstance, type Options, type ResponsePromise, type RetryOptions } from 'ky';
+import { isAuthError } from './errors.ts';
+import type { Lane, RequestEngine } from './request_engine.ts';
+import { isRelative, stripSlashes } from './request_url.ts';
 import type { ScopeInput } from './scope.ts';
 
 /** Options of one authenticated request: ky's options plus the scope. */
@@ -95,4 +101,75 @@ function instance(send: Sender, defaults: Defaults | undefined, base: Defaults |
     stop: ky.stop,
   };
   return Object.assign(call, members);
+}
+
+/**
+ * The caller's retry options, with one rule added: the engine's own errors
+ * (configuration, token endpoint, 401) are never retried by ky. The 401
+ * refresh is the engine's, not a ky retry, so `retry: 0` means no retry.
+ */
+function guardedRetry(retry: Options['retry']): RetryOptions {
+  const asked: RetryOptions = typeof retry === 'number' ? { limit: retry } : (retry ?? {});
+  return { ...asked, shouldRetry: (state) => (isAuthError(state.error) ? false : asked.shouldRetry?.(state)) };
+}
+
+/** The retry options of a call that sets none: made once. */
+const DEFAULT_RETRY = guardedRetry(undefined);
+
+/** The ky options of a lane for a call that sets none: with the token ready, and with the hook that waits for it. */
+interface LaneOptions {
+  readonly ready: Options;
+  readonly waiting: Options;
+}
+
+/**
+ * A client's authedFetch over its request engine.
+ *
+ * @param engine the client's engine
+ * @param open refuses a call once the client is closed
+ * @param clientDefaults ky options every call of the client starts from (`createAuthClient({ ky })`)
+ * @returns the callable with `.get`, `.post`, …, `.extend`, `.create` and `.stop`
+ */
+export function createAuthedFetch(engine: RequestEngine, open: (call: string) => void, clientDefaults?: AuthedFetchOptions): AuthedFetch {
+  const made = new WeakMap<Lane, LaneOptions>();
+  /** A lane's options for calls without options, made once: ky gets `fetch` and `retry`, and the hook only while it waits. */
+  function laneOptions(lane: Lane): LaneOptions {
+    let options = made.get(lane);
+    if (!options) {
+      const ready: Options = { fetch: lane.fetch, retry: DEFAULT_RETRY };
+      made.set(lane, options = { ready, waiting: { ...ready, hooks: { beforeRequest: [lane.warm] } } });
+    }
+    return options;
+  }
+
+  const call: Sender = (input, callOptions, defaults) => {
+    open('authedFetch');
+    const kyOf = defaults?.ky ?? ky;
+    const prefix = callOptions?.prefixUrl ?? defaults?.options.prefixUrl;
+    // An absolute prefixUrl is ky's to apply (the token then goes by origin); a relative one goes under the base URL.
+    const absolutePrefix = prefix !== undefined && prefix !== '' && !isRelative(prefix);
+    const relative = isRelative(input) && !absolutePrefix;
+    const lane = engine.lane(callOptions?.scope ?? defaults?.options.scope, relative);
+    // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call.
+    const url = relative
+      ? lane.base + (prefix ? stripSlashes(String(prefix)).replace(/\/*$/, '/') : '') + stripSlashes(input as string)
+      : input;
+    const retry = callOptions?.retry ?? defaults?.options.retry;
+    const { ready, waiting } = laneOptions(lane);
+    // The common case: options made once.
+    if (callOptions === undefined && retry === undefined && !absolutePrefix) return kyOf(url, lane.ready() ? ready : waiting);
+    const { scope: _scope, hooks, retry: _retry, prefixUrl: _prefixUrl, ...kyOptions } = callOptions ?? {};
+    return kyOf(url, {
+      ...kyOptions,
+      prefixUrl: absolutePrefix ? prefix : '', // a relative prefix and the scope's base URL are already in front
+      ...ready,
+      ...(retry === undefined ? {} : { retry: guardedRetry(retry) }),
+      ...(hooks
+        ? { hooks: { ...hooks, beforeRequest: [lane.warm, ...(hooks.beforeRequest ?? [])] } }
+        : lane.ready()
+        ? {}
+        : { hooks: waiting.hooks }),
+    });
+  };
+  return authedFetchOf(call, clientDefaults === undefined ? undefined : extendDefaults(undefined, clientDefaults));
 }

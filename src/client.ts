@@ -1,20 +1,17 @@
 /**
  * `createAuthClient`: one user at one authorization service, with its own
- * token cache. Data flows env → config → token source → stores → token cache
- * → request auth → ky (authedFetch) or the platform's fetch (tokenFetch).
+ * token cache. Wiring only: data flows env → config → token source → stores
+ * → token cache → request engine (tokenFetch) → ky on top (authedFetch).
  */
-import ky, { type Input, type Options, type ResponsePromise, type RetryOptions } from 'ky';
-import { authedFetchOf, type AuthedFetchOptions, type Defaults, extendDefaults } from './authed_fetch.ts';
+import { createAuthedFetch } from './authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf } from './config.ts';
 import { readEnv } from './env.ts';
-import { ClientClosedError, isAuthError } from './errors.ts';
+import { ClientClosedError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import { redact } from './redact.ts';
-import { type AuthOptions, authOptions } from './request_auth.ts';
-import type { ScopeInput } from './scope.ts';
-import { isRelative, stripSlashes } from './request_url.ts';
+import { createRequestEngine } from './request_engine.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
 import { createSharedGrants } from './shared_grants.ts';
 import { selectStore } from './stores/select.ts';
@@ -24,7 +21,7 @@ import { createEmitter, shows } from './telemetry.ts';
 import { createTokenSource } from './token_source.ts';
 
 export type { FetchLike, Logger };
-import type { AuthClient, AuthClientOptions, TokenFetch } from './client_types.ts';
+import type { AuthClient, AuthClientOptions } from './client_types.ts';
 export type { AuthClient, AuthClientOptions, TokenFetch, TokenFetchInit } from './client_types.ts';
 
 /** The console, each line prefixed with the module's name. */
@@ -36,33 +33,6 @@ function prefixed(target: Console): Logger {
     debug: (message) => target.debug(`[slicer-auth] ${message}`),
   };
 }
-
-/** What a client makes once per scope and URL kind (relative or absolute). */
-interface Prepared {
-  /** The resolved scope. */
-  readonly target: ScopeTarget;
-  /** Its base URL with a final slash, for relative paths (else empty). */
-  readonly base: string;
-  /** The ky options that authenticate it. */
-  readonly auth: AuthOptions;
-  /** The whole ky options of a call that sets none, when the token is ready. */
-  readonly ready: Options;
-  /** The same with the token-fetching hook, when it is not. */
-  readonly waiting: Options;
-}
-
-/**
- * The caller's retry options, with one rule added: our own errors
- * (configuration, token endpoint, 401) are never retried by ky. The 401
- * refresh is not a ky retry (see `request_auth.ts`), so `retry: 0` means no retry.
- */
-function guardedRetry(retry: Options['retry']): RetryOptions {
-  const asked: RetryOptions = typeof retry === 'number' ? { limit: retry } : (retry ?? {});
-  return { ...asked, shouldRetry: (state) => (isAuthError(state.error) ? false : asked.shouldRetry?.(state)) };
-}
-
-/** The retry options of a call that sets none: made once. */
-const DEFAULT_RETRY = guardedRetry(undefined);
 
 /**
  * Creates a client from the environment, `.env` and options.
@@ -141,11 +111,6 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     return cache;
   }
 
-  /** A token that is ready now, without a promise: permanent, or cached with no refresh due. */
-  function readyToken(target: ScopeTarget): string | undefined {
-    return target.permanentToken ? target.permanentToken.reveal() : cache?.peek(target.scope);
-  }
-
   /** The token of a scope with what is known of it. */
   async function infoFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<TokenInfo> {
     open('getToken');
@@ -176,88 +141,19 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     return tokens(target.credentials as Credentials).get(target.scope, getOptions).then((held) => held.grant.token);
   }
 
-  /** Per scope and URL kind, made on first use. */
-  const prepared = new Map<string, Prepared>();
-  function prepare(scope: ScopeInput | undefined, relative: boolean): Prepared {
-    const key = relative ? scope ?? 'slicer' : `//${scope ?? 'slicer'}`;
-    let entry = prepared.get(key);
-    if (!entry) {
-      const target = resolveScope(config, scope, relative);
-      const auth = authOptions({
-        target,
-        transport: config.transport,
-        token: () => tokenFor(target),
-        ready: () => readyToken(target),
-        invalidate: async (token) => cache?.invalidate(target.scope, token),
-        fetch: send,
-        allowInsecureHttp: config.allowInsecureHttp,
-        redact: (text) => redact(text, secrets),
-        warn,
-        emit,
-      });
-      const ready: Options = { fetch: auth.fetch, retry: DEFAULT_RETRY };
-      // resolveScope checked that a relative URL has a base URL.
-      entry = { target, base: relative ? `${target.baseUrl as string}/` : '', auth, ready, waiting: { ...ready, hooks: auth.hooks } };
-      prepared.set(key, entry);
-    }
-    return entry;
-  }
-
-  function call(input: Input, callOptions: AuthedFetchOptions | undefined, defaults: Defaults | undefined): ResponsePromise {
-    open('authedFetch');
-    const kyOf = defaults?.ky ?? ky;
-    const prefix = callOptions?.prefixUrl ?? defaults?.options.prefixUrl;
-    // An absolute prefixUrl is ky's to apply (the token then goes by origin); a relative one goes under the base URL.
-    const absolutePrefix = prefix !== undefined && prefix !== '' && !isRelative(prefix);
-    const relative = isRelative(input) && !absolutePrefix;
-    const entry = prepare(callOptions?.scope ?? defaults?.options.scope, relative);
-    // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call.
-    const url = relative
-      ? entry.base + (prefix ? stripSlashes(String(prefix)).replace(/\/*$/, '/') : '') + stripSlashes(input as string)
-      : input;
-    const retry = callOptions?.retry ?? defaults?.options.retry;
-    if (callOptions === undefined && retry === undefined && !absolutePrefix) {
-      // The common case: options made once. The token-fetching hook only when the token is not ready:
-      // a ready one is read in the fetch wrapper.
-      return kyOf(url, readyToken(entry.target) === undefined ? entry.waiting : entry.ready);
-    }
-    const { scope: _scope, hooks, retry: _retry, prefixUrl: _prefixUrl, ...kyOptions } = callOptions ?? {};
-    const { target, auth, ready } = entry;
-    return kyOf(url, {
-      ...kyOptions,
-      prefixUrl: absolutePrefix ? prefix : '', // a relative prefix and the scope's base URL are already in front
-      ...ready,
-      ...(retry === undefined ? {} : { retry: guardedRetry(retry) }),
-      ...(hooks
-        ? { hooks: { ...hooks, beforeRequest: [...auth.hooks.beforeRequest, ...(hooks.beforeRequest ?? [])] } }
-        : readyToken(target) === undefined
-        ? { hooks: auth.hooks }
-        : {}),
-    });
-  }
-
-  /** The configured services, longest base URL first, each with the prefix of the URLs under it: made once. */
-  const services = ([['slicer', config.baseUrl], ['predict', config.predictBaseUrl]] as const)
-    .flatMap(([scope, base]) => (base ? [{ scope, base, under: `${base}/`, origin: new URL(base).origin }] : []))
-    .sort((a, b) => b.base.length - a.base.length);
-
-  /** The scope a URL belongs to: the service whose base URL it is under (the longest), else whose origin it has. */
-  function scopeOf(url: string): ScopeInput {
-    for (const service of services) if (url.startsWith(service.under) || url === service.base) return service.scope;
-    const origin = URL.canParse(url) ? new URL(url).origin : undefined;
-    return services.find((service) => service.origin === origin)?.scope ?? 'slicer';
-  }
-
-  const tokenFetch: TokenFetch = (input, init) => {
-    open('tokenFetch');
-    if (typeof input === 'string' && isRelative(input)) {
-      const entry = prepare(init?.scope, true);
-      return entry.auth.standard(entry.base + stripSlashes(input), init);
-    }
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const entry = prepare(init?.scope ?? scopeOf(url), false);
-    return entry.auth.standard(input instanceof URL ? url : input, init);
-  };
+  const engine = createRequestEngine({
+    config,
+    fetch: send,
+    tokens: {
+      ready: (target) => (target.permanentToken ? target.permanentToken.reveal() : cache?.peek(target.scope)),
+      get: (target, signal) => tokenFor(target, { signal }),
+      drop: async (target, token) => cache?.invalidate(target.scope, token),
+    },
+    redact: (text) => redact(text, secrets),
+    warn,
+    emit,
+    open,
+  });
 
   async function close(): Promise<void> {
     if (closed) return;
@@ -269,8 +165,8 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   return {
     getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
     getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), getOptions),
-    authedFetch: authedFetchOf(call, options.ky === undefined ? undefined : extendDefaults(undefined, options.ky)),
-    tokenFetch,
+    authedFetch: createAuthedFetch(engine, open, options.ky),
+    tokenFetch: engine.tokenFetch,
     async invalidate(scope) {
       open('invalidate');
       if (scope === undefined) return cache?.invalidate();

@@ -98,7 +98,7 @@ describe('close', () => {
     await inspect.connect();
     const connections = async () => (String(await inspect.client('LIST')).match(/^id=/gm) ?? []).length;
     try {
-      const client = h.client({ tokenStore: redis.url });
+      const client = h.client({ storeUrl: redis.url });
       await client.getToken();
       assert.equal(await connections(), 2, 'the client and this inspector');
       await client.close();

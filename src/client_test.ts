@@ -61,7 +61,7 @@ describe('tokens and requests against the sandbox', () => {
   test('permanent tokens are used as they are, with no token request; a refused one says so', async () => {
     h.sandbox.store.reset();
     const { value, record } = h.sandbox.store.issuePermanent(h.sandbox.env.SLICER_USERNAME, 'ci', [h.sandbox.env.SLICER_SERVICE_ID]);
-    const client = h.client({ token: value, username: '', password: '' });
+    const client = h.client({ staticToken: value, username: '', password: '' });
     assert.equal(await client.getToken(), value);
     assert.equal((await client.authedFetch('a').json<Echo>()).token_kind, 'permanent');
     assert.equal(h.issued(), 0);

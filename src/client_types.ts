@@ -4,7 +4,7 @@
  */
 import type { AuthedFetch, AuthedFetchOptions } from './authed_fetch.ts';
 import type { Clock } from './clock.ts';
-import type { SettingOptions } from './config.ts';
+import type { DeprecatedSettingOptions, SettingOptions } from './config.ts';
 import type { ReadEnvOptions } from './env.ts';
 import type { EventListener } from './events.ts';
 import type { FetchLike, Logger } from './fetch.ts';
@@ -12,9 +12,10 @@ import type { TokenInfo } from './grant.ts';
 import type { ScopeInput } from './scope.ts';
 import type { TokenStore } from './stores/store.ts';
 import type { GetTokenOptions } from './token_cache.ts';
+import type { TokenFetch, TokenFetchInit } from './request_engine.ts';
 
 /** Options of {@link createAuthClient}. Settings override the matching variables. */
-export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
+export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOptions, ReadEnvOptions {
   /**
    * The fetch every request goes through (token endpoint and services).
    * @default globalThis.fetch
@@ -73,11 +74,7 @@ export interface AuthClientOptions extends SettingOptions, ReadEnvOptions {
   tokenRetries?: number | undefined;
 }
 
-/** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
-export type TokenFetchInit = RequestInit & { scope?: ScopeInput | undefined };
-
-/** The platform's fetch signature, with the token attached. */
-export type TokenFetch = (input: string | URL | Request, init?: TokenFetchInit) => Promise<Response>;
+export type { TokenFetch, TokenFetchInit };
 
 /** One configured client. */
 export interface AuthClient {

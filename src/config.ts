@@ -9,12 +9,13 @@
  * a secret).
  */
 import * as v from 'valibot';
-import { describeSource, type Found, type Source } from './env.ts';
+import { deprecated, describeSource, type Found, type Source } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { redact, Secret } from './redact.ts';
-import { type ScopeInput, scopeKind } from './scope.ts';
+import { SCOPE_FORMS, type ScopeInput, scopeKind } from './scope.ts';
+import { DEFAULT_SERVICE, SERVICES } from './services.ts';
 import { assertSafeUrl } from './url_policy.ts';
-import { type EnvKey, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
+import { type EnvKey, FORMER_OPTIONS, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
 
 /** How a token travels to the services (contract 5.1); `type-tests/` checks it against the schema (written out for JSR's explicit types). */
 export type TokenTransport = 'header' | 'post';
@@ -41,9 +42,9 @@ export interface SettingOptions {
   /** Identifier of the prediction service. @default SLICER_PREDICT_SERVICE_ID */
   predictServiceId?: string | undefined;
   /** Permanent token for the slicing service. @default SLICER_STATIC_TOKEN */
-  token?: string | undefined;
+  staticToken?: string | undefined;
   /** Permanent token for the prediction service. @default SLICER_PREDICT_STATIC_TOKEN */
-  predictToken?: string | undefined;
+  predictStaticToken?: string | undefined;
   /** How the token travels. @default "header" */
   transport?: TokenTransport | undefined;
   /** Refresh this many seconds before expiry (capped at half the lifetime). @default 300 */
@@ -58,10 +59,27 @@ export interface SettingOptions {
    */
   allowedOrigins?: string | readonly string[] | undefined;
   /** File of the cross-process token cache. @default SLICER_CACHE_FILE, else none */
-  tokenCacheFile?: string | undefined;
+  cacheFile?: string | undefined;
   /** Redis URL of the fleet's shared token store. @default SLICER_STORE_URL, else none */
+  storeUrl?: string | undefined;
+  /** Secret that seals tokens at rest in Redis. @default SLICER_STORE_KEY, else none (plain) */
+  storeKey?: string | undefined;
+}
+
+/**
+ * Former names of options, still taken until the next minor version, each
+ * with a one-line deprecation warning naming the new one.
+ */
+export interface DeprecatedSettingOptions {
+  /** @deprecated renamed `staticToken` (it is the permanent token, `SLICER_STATIC_TOKEN`) */
+  token?: string | undefined;
+  /** @deprecated renamed `predictStaticToken` */
+  predictToken?: string | undefined;
+  /** @deprecated renamed `cacheFile` */
+  tokenCacheFile?: string | undefined;
+  /** @deprecated renamed `storeUrl` (`store` is a store object) */
   tokenStore?: string | undefined;
-  /** Secret that encrypts tokens at rest in Redis. @default SLICER_STORE_KEY, else none (plain) */
+  /** @deprecated renamed `storeKey` */
   tokenStoreKey?: string | undefined;
 }
 
@@ -113,11 +131,11 @@ type Present = Partial<Record<SettingName, unknown>>;
 function missingFor(present: Present, needs: Needs): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const miss = (name: SettingName, why: string) => issues.push({ key: SETTINGS[name].env, option: name, message: `missing: ${why}` });
-  const scope = needs.scope === undefined ? 'slicer' : needs.scope;
+  const scope = needs.scope === undefined ? DEFAULT_SERVICE.name : needs.scope;
   const target = scope === null ? 'none' : scopeKind(present, scope);
-  if (target === 'slicer' && !present.serviceId) miss('serviceId', 'set it to the slicing service identifier');
-  if (target === 'predict' && !present.predictServiceId) miss('predictServiceId', 'set it to use scope "predict"');
-  const permanent = target === 'predict' ? present.predictToken : target === 'slicer' ? present.token : undefined;
+  const service = typeof target === 'object' ? target : undefined;
+  if (service && !present[service.id.option]) miss(service.id.option, `set it to the ${service.title} identifier`);
+  const permanent = service && present[service.staticToken.option];
   const grant = needs.credentials || (target !== 'invalid' && target !== 'none' && !permanent);
   if ((grant || needs.authUrl) && !present.authUrl) miss('authUrl', 'set it to the authorization service URL');
   if (grant) {
@@ -126,14 +144,26 @@ function missingFor(present: Present, needs: Needs): ConfigIssue[] {
     if (!present.password) miss('password', why);
   }
   if (needs.relative) {
-    const base: SettingName = target === 'predict' ? 'predictBaseUrl' : 'baseUrl';
+    const base = (service ?? DEFAULT_SERVICE).baseUrl.option;
     if (!present[base]) miss(base, 'set it, or pass an absolute URL');
   }
   if (target === 'invalid') {
-    const shown = redact(String(scope), [present.password, present.token, present.predictToken] as (string | Secret | undefined)[]);
-    issues.push({ key: 'scope', message: `expected "slicer", "predict" or "service_id=<id>", got "${shown}"` });
+    const secrets = [present.password, ...SERVICES.map((s) => present[s.staticToken.option])] as (string | Secret | undefined)[];
+    issues.push({ key: 'scope', message: `expected ${SCOPE_FORMS}, got "${redact(String(scope), secrets)}"` });
   }
   return issues;
+}
+
+/** The options under their current names: a former name is taken (said once) when the current one is not given. */
+function withCurrentNames(options: SettingOptions & DeprecatedSettingOptions): SettingOptions {
+  let renamed: Record<string, unknown> | undefined;
+  for (const [former, current] of Object.entries(FORMER_OPTIONS) as [keyof DeprecatedSettingOptions, SettingName][]) {
+    if (options[former] === undefined) continue;
+    deprecated(former, current);
+    renamed ??= { ...options };
+    renamed[current] ??= options[former];
+  }
+  return (renamed ?? options) as SettingOptions;
 }
 
 function inTableOrder(issues: ConfigIssue[]): ConfigIssue[] {
@@ -145,13 +175,14 @@ function inTableOrder(issues: ConfigIssue[]): ConfigIssue[] {
  * Validates settings: options override variables.
  *
  * @param env values read by `readEnv` (a bare string counts as from the environment)
- * @param options explicit client options
+ * @param given explicit client options (former names taken, with a deprecation warning)
  * @param needs what the caller is about to do: when anything is wrong, its missing settings join the same error
  * @returns the validated configuration
  * @throws {ConfigError} `CONFIG_INVALID` listing every missing or malformed setting, with its source
  * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a password over plain http to a non-loopback host
  */
-export function parseConfig(env: EnvInput, options: SettingOptions = {}, needs?: Needs): Config {
+export function parseConfig(env: EnvInput, given: SettingOptions & DeprecatedSettingOptions = {}, needs?: Needs): Config {
+  const options = withCurrentNames(given);
   const raw: Partial<Record<SettingName, string>> = {};
   const sources: Partial<Record<SettingName, Source>> = {};
   for (const name of NAMES) {
@@ -176,7 +207,9 @@ export function parseConfig(env: EnvInput, options: SettingOptions = {}, needs?:
   // Every use needs the slicing service id. When anything is wrong, the same error also lists what
   // the caller's next step needs, so a user fixes the configuration in one round.
   const known = (issue: ConfigIssue) => issue.option !== undefined && byKey.has(issue.option);
-  const baseline = needs?.scope === null ? [] : missingFor(raw, { scope: 'slicer' }).filter((i) => i.option === 'serviceId');
+  const baseline = needs?.scope === null
+    ? []
+    : missingFor(raw, { scope: DEFAULT_SERVICE.name }).filter((i) => i.option === DEFAULT_SERVICE.id.option);
   const issues = [...byKey.values(), ...baseline.filter((i) => !known(i))];
   if (issues.length > 0 && needs) {
     for (const issue of missingFor(raw, needs)) if (!issues.some((i) => i.key === issue.key)) issues.push(issue);
@@ -216,7 +249,7 @@ export function requireSettings(config: Config, needs: Needs, task?: string): vo
  */
 export function secretsOf(config: Config): (Secret | string)[] {
   const marked = NAMES.filter((name) => 'secret' in SETTINGS[name]).map((name) => config[name]);
-  const url = config.tokenStore?.reveal();
+  const url = config.storeUrl?.reveal();
   const storePassword = url && URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
   return [...(marked.filter((value) => value instanceof Secret) as Secret[]), ...(storePassword ? [storePassword] : [])];
 }

@@ -56,8 +56,13 @@ export function describeSource(source: Source): string {
 
 const warned = new Set<string>();
 
-/** Says once per process that a variable was renamed. */
-function deprecated(former: string, current: string): void {
+/**
+ * Says once per process that a variable or an option was renamed.
+ *
+ * @param former the old name
+ * @param current the new one
+ */
+export function deprecated(former: string, current: string): void {
   if (warned.has(former)) return;
   warned.add(former);
   console.warn(`[slicer-auth] ${former} is deprecated: rename it to ${current} (the old name is read until the next minor version)`);

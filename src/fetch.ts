@@ -9,11 +9,7 @@
  */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/**
- * The runtime's fetch, looked up at each call (a test or polyfill may replace
- * it); the client's default. Requests sent with it have their headers read
- * synchronously when it is called (see `request_auth.ts`).
- */
+/** The runtime's fetch, looked up at each call (a test or polyfill may replace it); the client's default. */
 export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 /**

@@ -128,7 +128,7 @@ describe('untrusted cache files and locks', () => {
       prepare();
       const before = readFileSync(file, 'utf8');
       h.warnings.length = 0;
-      const client = h.client({ tokenCacheFile: file });
+      const client = h.client({ cacheFile: file });
       const token = await client.getToken();
       assert.notEqual(token, 'forged-token');
       assert.equal(h.issued(), 1);
@@ -147,7 +147,7 @@ describe('untrusted cache files and locks', () => {
       prepare();
       h.warnings.length = 0;
       const started = performance.now();
-      assert.ok(await h.client({ tokenCacheFile: file }).getToken());
+      assert.ok(await h.client({ cacheFile: file }).getToken());
       assert.ok(performance.now() - started < 5_000, 'no long wait');
       assert.ok(h.warnings.some((w) => /lock .* is not a regular file/.test(w)), h.warnings.join('\n'));
     });

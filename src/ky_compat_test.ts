@@ -66,7 +66,7 @@ const client = (options: AuthClientOptions = {}) =>
     envFile: false,
     baseUrl: base(),
     serviceId: 's',
-    token: TOKEN,
+    staticToken: TOKEN,
     logger: { warn: () => undefined },
     ...options,
   });

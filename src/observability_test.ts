@@ -172,16 +172,16 @@ describe('OpenTelemetry (installed here as a dev dependency)', () => {
 describe('getTokenInfo', () => {
   test('says where each token came from: request, memory, the shared file, the permanent token; with its times', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'info-')), 'tokens.json');
-    const first = h.client({ tokenCacheFile: file });
+    const first = h.client({ cacheFile: file });
     const requested = await first.getTokenInfo('slicer');
     assert.equal(requested.source, 'request');
     assert.equal(requested.scope, SLICER());
     const lifetime = (requested.expiresAt?.getTime() ?? 0) - (requested.obtainedAt?.getTime() ?? 0);
     assert.ok(Math.abs(lifetime - 3_600_000) < 1000, `valid 3600 s from when it was obtained (${lifetime} ms)`);
     assert.equal((await first.getTokenInfo('slicer')).source, 'memory');
-    const second = await h.client({ tokenCacheFile: file }).getTokenInfo('slicer');
+    const second = await h.client({ cacheFile: file }).getTokenInfo('slicer');
     assert.deepEqual([second.source, second.token], ['file', requested.token]);
-    const permanent = await h.client({ token: 'a-permanent-token', username: '', password: '' }).getTokenInfo('slicer');
+    const permanent = await h.client({ staticToken: 'a-permanent-token', username: '', password: '' }).getTokenInfo('slicer');
     assert.deepEqual(permanent, {
       token: 'a-permanent-token',
       scope: SLICER(),

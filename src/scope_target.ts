@@ -5,7 +5,8 @@
 import { type Config, type Credentials, requireSettings } from './config.ts';
 import type { Secret } from './redact.ts';
 import { type ScopeInput, scopeKind, serviceIdOf } from './scope.ts';
-import { type EnvKey, SETTINGS } from './settings.ts';
+import { DEFAULT_SERVICE } from './services.ts';
+import type { EnvKey } from './settings.ts';
 import { tokenOrigins } from './url_policy.ts';
 
 /** What a scope resolves to for one client. */
@@ -35,20 +36,21 @@ export interface ScopeTarget {
  * @returns the scope string, base URL and permanent token that apply
  * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
  */
-export function resolveScope(config: Config, input: ScopeInput | string = 'slicer', relative = false): ScopeTarget {
+export function resolveScope(config: Config, input: ScopeInput | string = DEFAULT_SERVICE.name, relative = false): ScopeTarget {
   const kind = scopeKind(config, input);
   requireSettings(config, { scope: input, relative }, kind === 'invalid' ? 'use this scope' : `use scope "${input}"`);
   const serviceId = serviceIdOf(config, input) as string; // present: requireSettings checked it
-  const predict = kind === 'predict';
-  const permanentToken = predict ? config.predictToken : kind === 'slicer' ? config.token : undefined;
-  const baseUrl = predict ? config.predictBaseUrl : config.baseUrl;
+  // A service_id of no configured service is sent under the default service's base URL, with no permanent token.
+  const service = typeof kind === 'object' ? kind : DEFAULT_SERVICE;
+  const permanentToken = typeof kind === 'object' ? config[kind.staticToken.option] : undefined;
+  const baseUrl = config[service.baseUrl.option];
   return {
     scope: `service_id=${serviceId}`,
     baseUrl,
     permanentToken,
     credentials: permanentToken ? undefined : config.credentials,
-    permanentTokenKey: predict ? SETTINGS.predictToken.env : SETTINGS.token.env,
-    baseUrlKey: predict ? SETTINGS.predictBaseUrl.env : SETTINGS.baseUrl.env,
+    permanentTokenKey: service.staticToken.env,
+    baseUrlKey: service.baseUrl.env,
     origins: tokenOrigins(baseUrl, config.allowedOrigins),
   };
 }

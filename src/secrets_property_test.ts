@@ -77,7 +77,7 @@ test('no error path, warning or event shows the password or a token, in any enco
       await attempt(() => client().getToken());
       await attempt(() => h.client({ authUrl: closed, username: 'u', password, tokenRetries: 0, onEvent }).getToken());
       await attempt(() => client().getToken(`service_id=${password}` as `service_id=${string}`));
-      await attempt(async () => h.client({ username: 'u', password, token, refreshMarginSeconds: Number.NaN }));
+      await attempt(async () => h.client({ username: 'u', password, staticToken: token, refreshMarginSeconds: Number.NaN }));
 
       for (const error of errors) {
         assert.ok(isAuthError(error), `not an AuthError: ${inspect(error)}`);

@@ -214,15 +214,15 @@ describe('a refused token is forgotten everywhere', () => {
   test('a token revoked on the server but still in the shared file cache costs exactly one new token request', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'slicer-revoked-')), 'tokens.json');
     h.sandbox.store.reset();
-    await h.client({ tokenCacheFile: file }).getToken(); // an earlier run filled the file
+    await h.client({ cacheFile: file }).getToken(); // an earlier run filled the file
     const stored = h.sandbox.store.list(h.sandbox.env.SLICER_USERNAME, 'temporary')[0];
     assert.ok(stored);
     h.sandbox.store.revoke(h.sandbox.env.SLICER_USERNAME, stored.id);
     const before = h.issued();
-    const next = h.client({ tokenCacheFile: file }); // a new run reads the revoked token from the file
+    const next = h.client({ cacheFile: file }); // a new run reads the revoked token from the file
     assert.equal((await next.authedFetch('jobs').json<{ status: string }>()).status, 'success');
     assert.equal(h.issued() - before, 1, 'one new token request');
-    assert.equal((await h.client({ tokenCacheFile: file }).authedFetch('jobs').json<{ status: string }>()).status, 'success');
+    assert.equal((await h.client({ cacheFile: file }).authedFetch('jobs').json<{ status: string }>()).status, 'success');
     assert.equal(h.issued() - before, 1, 'the next run reads the new token from the file');
   });
 });

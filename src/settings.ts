@@ -114,6 +114,8 @@ export interface Setting<S extends v.GenericSchema = v.GenericSchema, O = string
   readonly example?: string;
   /** Former names of the variable, still read (with a one-line deprecation warning) until the next minor version. */
   readonly formerly?: string;
+  /** The former name of the client option, still taken (with a one-line deprecation warning) until the next minor version. */
+  readonly formerOption?: string;
   /** Only its type matters: what the client option takes (a string unless said otherwise, see {@link optionOf}). */
   readonly option?: O | undefined;
 }
@@ -178,17 +180,19 @@ export const SETTINGS = {
     schema: v.optional(ServiceIdSchema),
     doc: 'Identifier of the prediction service (for scope "predict").',
   }),
-  token: setting({
+  staticToken: setting({
     env: 'SLICER_STATIC_TOKEN',
     formerly: 'SLICER_TOKEN',
+    formerOption: 'token',
     defaults: 'optional',
     schema: v.optional(secret),
     secret: true,
     doc: "Permanent token for the slicing service (optional; created in the authorization service's UI).",
   }),
-  predictToken: setting({
+  predictStaticToken: setting({
     env: 'SLICER_PREDICT_STATIC_TOKEN',
     formerly: 'SLICER_PREDICT_TOKEN',
+    formerOption: 'predictToken',
     defaults: 'optional',
     schema: v.optional(secret),
     secret: true,
@@ -238,24 +242,27 @@ export const SETTINGS = {
     schema: v.optional(origins),
     doc: "Other origins that may receive a scope's token, comma-separated (default: none; a token goes only to its service's origin).",
   }),
-  tokenCacheFile: setting({
+  cacheFile: setting({
     env: 'SLICER_CACHE_FILE',
     formerly: 'SLICER_TOKEN_CACHE',
+    formerOption: 'tokenCacheFile',
     defaults: 'off',
     schema: v.optional(text),
     doc: 'Share temporary tokens between processes through this file (optional, mode 0600).',
   }),
-  tokenStore: setting({
+  storeUrl: setting({
     env: 'SLICER_STORE_URL',
     formerly: 'SLICER_TOKEN_STORE',
+    formerOption: 'tokenStore',
     defaults: 'off',
     schema: v.optional(redisUrl),
     secret: true,
     doc: 'Share temporary tokens across machines through Redis: redis://[user:pass@]host:port/db or rediss://… (optional; needs ioredis).',
   }),
-  tokenStoreKey: setting({
+  storeKey: setting({
     env: 'SLICER_STORE_KEY',
     formerly: 'SLICER_TOKEN_STORE_KEY',
+    formerOption: 'tokenStoreKey',
     defaults: 'off (plain)',
     schema: v.optional(secret),
     secret: true,
@@ -276,6 +283,13 @@ export const ENV_KEYS: readonly EnvKey[] = Object.values(SETTINGS).map((s) => s.
 /** The former name of a renamed variable, by its current name (read until the next minor version). */
 export const FORMER_NAMES: Readonly<Partial<Record<string, string>>> = Object.fromEntries(
   Object.values(SETTINGS).flatMap((s: Setting<v.GenericSchema, unknown>) => (s.formerly ? [[s.env, s.formerly]] : [])),
+);
+
+/** The current option name of a renamed client option, by its former name (taken until the next minor version). */
+export const FORMER_OPTIONS: Readonly<Partial<Record<string, SettingName>>> = Object.fromEntries(
+  (Object.entries(SETTINGS) as [SettingName, Setting<v.GenericSchema, unknown>][]).flatMap(([name, s]) =>
+    s.formerOption ? [[s.formerOption, name]] : []
+  ),
 );
 
 type Schemas = { readonly [K in SettingName]: (typeof SETTINGS)[K]['schema'] };

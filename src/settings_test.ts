@@ -52,6 +52,29 @@ console.log(JSON.stringify(Object.fromEntries(Object.entries(values).map(([key, 
   });
 });
 
+describe('renamed options', () => {
+  test('the former option names still work for one minor version, each with one deprecation line naming the new name', async () => {
+    const config = new URL('./config.ts', import.meta.url).href;
+    const script = `import { parseConfig } from ${JSON.stringify(config)};
+const former = { token: 'perm', predictToken: 'perm2', tokenCacheFile: '/tmp/c.json', tokenStore: 'redis://h:6379/0', tokenStoreKey: 'k' };
+const parsed = parseConfig({}, { serviceId: 's', ...former });
+parseConfig({}, { serviceId: 's', token: 'again' });
+const current = parseConfig({}, { serviceId: 's', token: 'old', staticToken: 'new' });
+console.log(JSON.stringify([parsed.staticToken.reveal(), parsed.predictStaticToken.reveal(), parsed.cacheFile, parsed.storeUrl.reveal(),
+  parsed.storeKey.reveal(), current.staticToken.reveal()]));`;
+    const run = await runTs(['--input-type=module', '-e', script], { PATH: process.env.PATH });
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(JSON.parse(run.out), ['perm', 'perm2', '/tmp/c.json', 'redis://h:6379/0', 'k', 'new']);
+    assert.deepEqual(run.err.trim().split('\n').sort(), [
+      '[slicer-auth] predictToken is deprecated: rename it to predictStaticToken (the old name is read until the next minor version)',
+      '[slicer-auth] token is deprecated: rename it to staticToken (the old name is read until the next minor version)',
+      '[slicer-auth] tokenCacheFile is deprecated: rename it to cacheFile (the old name is read until the next minor version)',
+      '[slicer-auth] tokenStore is deprecated: rename it to storeUrl (the old name is read until the next minor version)',
+      '[slicer-auth] tokenStoreKey is deprecated: rename it to storeKey (the old name is read until the next minor version)',
+    ]);
+  });
+});
+
 describe('tool settings', () => {
   test('are read from the environment, then .env, with defaults; a bad value names its variable and source', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'slicer-tools-')), '.env');

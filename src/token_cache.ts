@@ -88,7 +88,8 @@ export interface TokenCache {
    * The cached token of a scope when it can be handed out at once (before the
    * margin's midpoint; early in the margin a background refresh starts): the
    * request path's synchronous shortcut. Otherwise undefined, and
-   * {@link TokenCache.get} decides.
+   * {@link TokenCache.get} decides; always so with a shared store, whose
+   * token `get` confirms first.
    */
   peek(scope: string): string | undefined;
   /** Resolves once no token request is in flight (their locks released). */
@@ -263,7 +264,8 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     get: (scope, getOptions = {}) => abortable(hold(scope, getOptions), getOptions.signal),
     peek(scope) {
       const entry = entries.get(scope);
-      if (!entry) return undefined;
+      // With a shared store a held token is confirmed first, as get does: only get can wait for that.
+      if (!entry || options.confirm) return undefined;
       const now = options.now();
       // Past the margin's midpoint callers wait (get decides); before it the token is handed out at once,
       // so requests in the margin do not pay for a promise each.

@@ -130,7 +130,7 @@ describe('secrets never leak', () => {
   });
 
   test('in the client object and its configuration', async () => {
-    const client = h.client({ password, token });
+    const client = h.client({ password, staticToken: token });
     assert.ok(!inspect(client, { depth: Number.POSITIVE_INFINITY, showHidden: true }).includes(password));
   });
 

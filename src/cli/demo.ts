@@ -79,7 +79,7 @@ export async function demo(io: Io): Promise<number> {
     if (sandbox) {
       const { value } = sandbox.store.issuePermanent(sandbox.env.SLICER_USERNAME, 'npm-start-demo', [sandbox.env.SLICER_SERVICE_ID]);
       step('created one in the sandbox (as the UI does: Tokens and sessions → TOKENS → New permanent token)');
-      const echo = await createAuthClient({ ...options, token: value }).authedFetch('demo').json<Echo & { token_kind?: string }>();
+      const echo = await createAuthClient({ ...options, staticToken: value }).authedFetch('demo').json<Echo & { token_kind?: string }>();
       step(`call with it: ${echo.status} (${echo.token_kind}), no token request needed`);
     } else if (configured.SLICER_STATIC_TOKEN) {
       step('SLICER_STATIC_TOKEN is configured: the slicer calls above used it, with no token request');

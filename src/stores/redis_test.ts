@@ -41,7 +41,7 @@ beforeEach(async () => {
 });
 
 const client = (options: Parameters<Harness['client']>[0] = {}) =>
-  h.client({ tokenStore: redis?.url, now: () => performance.now(), ...options });
+  h.client({ storeUrl: redis?.url, now: () => performance.now(), ...options });
 
 describe('Redis shared token store', () => {
   test('a fleet of 4 hosts × 5 processes crossing several expiries makes one token request per scope per refresh', async (t) => {
@@ -101,20 +101,20 @@ describe('Redis shared token store', () => {
     assert.ok(!value.includes(h.sandbox.env.SLICER_PASSWORD));
 
     await inspect.flushall();
-    const sealed = await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict');
+    const sealed = await client({ storeKey: 'correct horse battery staple' }).getToken('predict');
     const stored = (await inspect.get((await inspect.keys('*'))[0] ?? '')) ?? '';
     assert.ok(!stored.includes(sealed) && !stored.includes(h.sandbox.env.SLICER_PASSWORD), 'encrypted at rest');
     assert.ok(!stored.includes(createHash('sha256').update(sealed).digest('hex')), 'no hash of the token beside it');
     assert.match(stored, /^s2\.[A-Za-z0-9_-]+$/, 'one sealed value and nothing else');
     const before = issuedAll();
-    assert.equal(await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict'), sealed, 'read back with the key');
+    assert.equal(await client({ storeKey: 'correct horse battery staple' }).getToken('predict'), sealed, 'read back with the key');
     assert.equal(issuedAll(), before);
     const withoutKey = await client().getToken('predict');
     assert.notEqual(withoutKey, sealed, 'unreadable without the key: fetched directly');
     assert.ok(h.warnings.some((w) => /sealed with a key: set SLICER_STORE_KEY/.test(w)), h.warnings.join('\n'));
     await inspect.flushall();
-    await client({ tokenStoreKey: 'correct horse battery staple' }).getToken('predict');
-    await client({ tokenStoreKey: 'another key' }).getToken('predict');
+    await client({ storeKey: 'correct horse battery staple' }).getToken('predict');
+    await client({ storeKey: 'another key' }).getToken('predict');
     assert.ok(
       h.warnings.some((w) => /sealed with another SLICER_STORE_KEY, moved from another entry, or altered/.test(w)),
       h.warnings.join('\n'),
@@ -187,7 +187,7 @@ describe('Redis shared token store', () => {
   test('a password in the Redis URL never shows in a warning or an error', async (t) => {
     if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
     const url = `redis://:Url-Pa55word%2B@127.0.0.1:${await freePort()}/0`; // nothing listens: every command fails
-    assert.ok(await client({ tokenStore: url }).getToken(), 'fetched directly');
+    assert.ok(await client({ storeUrl: url }).getToken(), 'fetched directly');
     const shown = h.warnings.join('\n');
     assert.match(shown, /shared token store redis:\/\/127\.0\.0\.1:\d+\/0 failed \(/);
     assert.ok(!shown.includes('Url-Pa55word') && !shown.includes('Url-Pa55word%2B'), shown);
@@ -208,7 +208,7 @@ describe('Redis shared token store', () => {
     /** The Redis key of a scope's entry, learnt from a first client. */
     async function entryKey(scope: 'slicer' | 'predict'): Promise<string> {
       await inspect.flushall();
-      await client({ tokenStoreKey: KEY }).getToken(scope);
+      await client({ storeKey: KEY }).getToken(scope);
       const [key] = await inspect.keys('*:token:*');
       await inspect.flushall();
       return key ?? '';
@@ -218,13 +218,13 @@ describe('Redis shared token store', () => {
       await inspect.set(key, planted, 'PX', 600_000);
       h.warnings.length = 0;
       const before = issuedAll();
-      const token = await client({ tokenStoreKey: KEY }).getToken();
+      const token = await client({ storeKey: KEY }).getToken();
       assert.equal(issuedAll() - before, 1, 'a fresh token was fetched');
       assert.ok(!planted.includes(token), 'the planted token was not used');
       assert.equal(h.warnings.filter((w) => why.test(w)).length, 1, h.warnings.join('\n'));
       const now = (await inspect.get(key)) ?? '';
       assert.notEqual(now, planted, 'the planted entry was replaced');
-      assert.equal(await client({ tokenStoreKey: KEY }).getToken(), token, 'the replacement is read back with the key');
+      assert.equal(await client({ storeKey: KEY }).getToken(), token, 'the replacement is read back with the key');
     }
 
     test('a plain entry planted by a client without the key is ignored with one warning and replaced', async (t) => {
@@ -240,7 +240,7 @@ describe('Redis shared token store', () => {
       if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
       const slicerKey = await entryKey('slicer');
       const predictKey = await entryKey('predict');
-      await client({ tokenStoreKey: KEY }).getToken('predict');
+      await client({ storeKey: KEY }).getToken('predict');
       const moved = (await inspect.get(predictKey)) ?? '';
       assert.match(moved, /^s2\./);
       await inspect.del(predictKey);
@@ -250,7 +250,7 @@ describe('Redis shared token store', () => {
     test('a sealed entry with one byte flipped does not open: ignored, replaced', async (t) => {
       if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
       const slicerKey = await entryKey('slicer');
-      await client({ tokenStoreKey: KEY }).getToken();
+      await client({ storeKey: KEY }).getToken();
       const sealed = (await inspect.get(slicerKey)) ?? '';
       const at = 20; // inside the ciphertext
       const flipped = sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1);
@@ -260,11 +260,11 @@ describe('Redis shared token store', () => {
 
     test('compare-and-delete of a sealed entry: the held token is forgotten, a newer one is kept', async (t) => {
       if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
-      const a = client({ tokenStoreKey: KEY });
+      const a = client({ storeKey: KEY });
       const old = await a.getToken();
       await a.invalidate('slicer');
       assert.deepEqual(await inspect.keys('*:token:*'), [], 'the sealed entry of the held token was deleted');
-      const b = client({ tokenStoreKey: KEY });
+      const b = client({ storeKey: KEY });
       const newer = await b.getToken();
       assert.notEqual(newer, old);
       const store = await createRedisStore({ url: redis.url, key: new Secret(KEY) });

@@ -13,11 +13,11 @@ export interface StoreSettings {
   /** A store the caller made (wins over the settings). */
   readonly store?: TokenStore | undefined;
   /** Redis URL. */
-  readonly tokenStore?: Secret | undefined;
+  readonly storeUrl?: Secret | undefined;
   /** Secret that encrypts tokens at rest in Redis. */
-  readonly tokenStoreKey?: Secret | undefined;
+  readonly storeKey?: Secret | undefined;
   /** File of the cross-process cache. */
-  readonly tokenCacheFile?: string | undefined;
+  readonly cacheFile?: string | undefined;
   /** The client's wall clock: entries expire with their tokens on it. */
   readonly wallNow: () => number;
 }
@@ -31,11 +31,11 @@ export interface StoreSettings {
  */
 export function selectStore(settings: StoreSettings): TokenStore | undefined {
   if (settings.store) return settings.store;
-  const url = settings.tokenStore?.reveal();
+  const url = settings.storeUrl?.reveal();
   if (url) {
     const description = describeRedisUrl(url);
     const redis = import('./redis.ts')
-      .then((m) => m.createRedisStore({ url, key: settings.tokenStoreKey, wallNow: settings.wallNow }))
+      .then((m) => m.createRedisStore({ url, key: settings.storeKey, wallNow: settings.wallNow }))
       .catch((error: unknown) => {
         // A driver's own message may quote the URL, password included: only its code or name is shown.
         if (error instanceof StoreUnavailableError) throw error;
@@ -53,5 +53,5 @@ export function selectStore(settings: StoreSettings): TokenStore | undefined {
       close: async () => (await redis.catch(() => undefined))?.close?.(),
     };
   }
-  return settings.tokenCacheFile ? createFileStore(settings.tokenCacheFile, settings.wallNow) : undefined;
+  return settings.cacheFile ? createFileStore(settings.cacheFile, settings.wallNow) : undefined;
 }

@@ -5,7 +5,7 @@
 import type { Config } from '../../config.ts';
 import type { ReadEnvOptions } from '../../env.ts';
 import type { Grant } from '../../grant.ts';
-import { SETTINGS } from '../../settings.ts';
+import type { Service, ServiceName } from '../../services.ts';
 
 /** How a check ended: ✔ ok, ✖ fail, ! warn, – skip. */
 export type Status = 'ok' | 'fail' | 'warn' | 'skip';
@@ -30,7 +30,7 @@ export const skip = (reason: string): Outcome => ({ status: 'skip', reason });
 /** Options of the doctor. */
 export interface DoctorOptions extends ReadEnvOptions {
   /** Limit the scope checks to these. @default every configured scope */
-  scopes?: readonly ('slicer' | 'predict')[] | undefined;
+  scopes?: readonly ServiceName[] | undefined;
   /** Also test that the shared store takes a write (a lock on a doctor key, released at once). @default false: read only */
   writeCheck?: boolean | undefined;
 }
@@ -56,24 +56,16 @@ export interface Check {
   run(ctx: DoctorContext): Outcome | undefined | Promise<Outcome | undefined>;
 }
 
-/** The two scopes the doctor knows, with their settings' variable names. */
-export const SCOPE_KEYS = {
-  slicer: { serviceId: SETTINGS.serviceId.env, baseUrl: SETTINGS.baseUrl.env, token: SETTINGS.token.env },
-  predict: { serviceId: SETTINGS.predictServiceId.env, baseUrl: SETTINGS.predictBaseUrl.env, token: SETTINGS.predictToken.env },
-} as const;
-
-/** A scope the doctor checks. */
-export type DoctorScope = keyof typeof SCOPE_KEYS;
+/** A scope the doctor checks: a service of the services table, by name. */
+export type DoctorScope = ServiceName;
 
 /**
- * A scope's service settings.
+ * A service's settings as configured.
  *
  * @param config the configuration
- * @param scope the scope
- * @returns its service id, base URL and permanent token (any may be unset)
+ * @param service the service
+ * @returns its id, base URL and permanent token (any may be unset)
  */
-export function scopeSettings(config: Config, scope: DoctorScope) {
-  return scope === 'predict'
-    ? { serviceId: config.predictServiceId, baseUrl: config.predictBaseUrl, token: config.predictToken }
-    : { serviceId: config.serviceId, baseUrl: config.baseUrl, token: config.token };
+export function serviceSettings(config: Config, service: Service) {
+  return { serviceId: config[service.id.option], baseUrl: config[service.baseUrl.option], token: config[service.staticToken.option] };
 }

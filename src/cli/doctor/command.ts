@@ -2,6 +2,7 @@
  * `slicer-auth doctor [--json] [--scope slicer|predict] [--write-check]`: what is wrong with a
  * set-up, end to end, and how to fix it. See `doctor.ts`.
  */
+import { serviceNamed, SERVICES } from '../../services.ts';
 import { parseArgs } from 'node:util';
 import { type CheckResult, runDoctor, type Status } from './doctor.ts';
 import { EXIT, type Io, UsageError } from '../usage.ts';
@@ -59,8 +60,9 @@ export function formatResults(results: readonly CheckResult[]): string[] {
 export async function doctorCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: DOCTOR_OPTIONS, strict: true });
   const scopes = values.scope?.map((scope) => {
-    if (scope !== 'slicer' && scope !== 'predict') throw new UsageError(`--scope takes slicer or predict, got "${scope}"`);
-    return scope;
+    const service = serviceNamed(scope);
+    if (!service) throw new UsageError(`--scope takes ${SERVICES.map((s) => s.name).join(' or ')}, got "${scope}"`);
+    return service.name;
   });
   const results = await runDoctor({ scopes, writeCheck: values['write-check'] });
   if (values.json) io.out(JSON.stringify(results, null, 2));

@@ -8,7 +8,8 @@ import { type AuthClientOptions, createAuthClient } from '../../client.ts';
 import type { TokenTransport } from '../../config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
 import { networkCause } from '../../token_source.ts';
-import { type DoctorOptions, type DoctorScope, fail, type Outcome } from './check.ts';
+import type { Service } from '../../services.ts';
+import { type DoctorOptions, fail, type Outcome } from './check.ts';
 import { PROBE_TIMEOUT_MS } from './probes.ts';
 
 /** How a service answered. */
@@ -22,7 +23,7 @@ export interface Delivery {
  * Sends one GET with a token to a URL of a scope's service.
  *
  * @param options where the configuration comes from
- * @param scope the scope whose service the URL belongs to
+ * @param service the service the URL belongs to
  * @param url the service URL
  * @param token the token to try (used as that scope's token for this one request)
  * @param transport overrides the configured transport
@@ -31,15 +32,20 @@ export interface Delivery {
  */
 export async function deliver(
   options: DoctorOptions,
-  scope: DoctorScope,
+  service: Service,
   url: string,
   token: string,
   transport?: TokenTransport,
 ): Promise<Delivery> {
   const settings: AuthClientOptions = { env: options.env, envFile: options.envFile, logger: { warn: () => undefined }, transport };
-  const client = createAuthClient(scope === 'predict' ? { ...settings, predictToken: token } : { ...settings, token });
+  const client = createAuthClient({ ...settings, [service.staticToken.option]: token });
   try {
-    const response = await client.authedFetch.get(url, { scope, retry: 0, throwHttpErrors: false, timeout: PROBE_TIMEOUT_MS });
+    const response = await client.authedFetch.get(url, {
+      scope: service.name,
+      retry: 0,
+      throwHttpErrors: false,
+      timeout: PROBE_TIMEOUT_MS,
+    });
     await response.body?.cancel();
     return { status: response.status, refused: response.status === 401 || response.status === 403 };
   } catch (error) {

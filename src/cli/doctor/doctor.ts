@@ -9,6 +9,7 @@
  * a shared store unless `--write-check` is given, no secret shown (only
  * "set, N characters").
  */
+import { SERVICES } from '../../services.ts';
 import { authServiceChecks } from './auth_service_checks.ts';
 import { type Check, type DoctorContext, type DoctorOptions, type DoctorScope, fail, type Outcome, type Status } from './check.ts';
 import { configurationCheck } from './config_check.ts';
@@ -36,12 +37,13 @@ export interface CheckResult extends Outcome {
  * @returns the table
  */
 export function doctorChecks(scopes: readonly DoctorScope[]): readonly Check[] {
+  const services = SERVICES.filter((service) => scopes.includes(service.name));
   return [
     runtimeCheck,
     configurationCheck,
     ...authServiceChecks,
-    ...scopes.map(tokenRequestCheck),
-    ...scopes.map(serviceCheck),
+    ...services.map(tokenRequestCheck),
+    ...services.map(serviceCheck),
     permanentCheck,
     storeCheck,
   ];
@@ -56,7 +58,7 @@ export function doctorChecks(scopes: readonly DoctorScope[]): readonly Check[] {
 export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResult[]> {
   const ctx: DoctorContext = { options, config: undefined, grants: new Map(), failed: new Set() };
   const results: CheckResult[] = [];
-  for (const check of doctorChecks(options.scopes ?? ['slicer', 'predict'])) {
+  for (const check of doctorChecks(options.scopes ?? SERVICES.map((service) => service.name))) {
     const started = performance.now();
     let outcome: Outcome | undefined;
     try {

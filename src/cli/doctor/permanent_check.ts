@@ -1,5 +1,6 @@
 /** The doctor's permanent-token check: configured permanent tokens are accepted by their services. */
-import { type Check, type DoctorScope, fail, ok, SCOPE_KEYS, scopeSettings, skip, warn } from './check.ts';
+import { SERVICES } from '../../services.ts';
+import { type Check, fail, ok, serviceSettings, skip, warn } from './check.ts';
 import { deliver, undelivered } from './deliver.ts';
 
 /** Each configured permanent token, sent to its own service. */
@@ -9,23 +10,23 @@ export const permanentCheck: Check = {
   async run(ctx) {
     const config = ctx.config;
     if (!config) return skip('the configuration failed');
-    const present = (Object.keys(SCOPE_KEYS) as DoctorScope[]).filter((scope) => scopeSettings(config, scope).token);
-    if (present.length === 0) return ok('none configured (SLICER_STATIC_TOKEN, SLICER_PREDICT_STATIC_TOKEN)');
+    const present = SERVICES.filter((service) => serviceSettings(config, service).token);
+    if (present.length === 0) return ok(`none configured (${SERVICES.map((s) => s.staticToken.env).join(', ')})`);
     const accepted: string[] = [];
-    for (const scope of present) {
-      const keys = SCOPE_KEYS[scope];
-      const { baseUrl, token } = scopeSettings(config, scope);
+    for (const service of present) {
+      const keys = { token: service.staticToken.env, baseUrl: service.baseUrl.env };
+      const { baseUrl, token } = serviceSettings(config, service);
       if (!baseUrl) return warn(`${keys.token} is set but its base URL is not`, `set ${keys.baseUrl}`);
       let answer;
       try {
-        answer = await deliver(ctx.options, scope, baseUrl, (token as { reveal(): string }).reveal());
+        answer = await deliver(ctx.options, service, baseUrl, (token as { reveal(): string }).reveal());
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
       if (answer.refused) {
         return fail(
           `${keys.token} is refused by ${baseUrl}: the token is revoked or invalid`,
-          `create a new one: slicer-auth permanent create --name "<name>" --scope ${scope}, then set ${keys.token}, or unset it to use the password grant`,
+          `create a new one: slicer-auth permanent create --name "<name>" --scope ${service.name}, then set ${keys.token}, or unset it to use the password grant`,
         );
       }
       accepted.push(keys.token);

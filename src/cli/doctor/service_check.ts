@@ -4,26 +4,26 @@
  */
 import type { Config } from '../../config.ts';
 import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
-import { type Check, type DoctorScope, fail, ok, SCOPE_KEYS, scopeSettings, skip } from './check.ts';
+import { DEFAULT_SERVICE, type Service, SERVICES } from '../../services.ts';
+import { type Check, fail, ok, serviceSettings, skip } from './check.ts';
 import { deliver, undelivered } from './deliver.ts';
-
-const other = (scope: DoctorScope): DoctorScope => (scope === 'slicer' ? 'predict' : 'slicer');
 
 /**
  * The service check of one scope.
  *
- * @param scope the scope
+ * @param service the scope's service
  * @returns the check (after the token requests: it uses their tokens)
  */
-export function serviceCheck(scope: DoctorScope): Check {
-  const keys = SCOPE_KEYS[scope];
+export function serviceCheck(service: Service): Check {
+  const scope = service.name;
+  const keys = { serviceId: service.id.env, baseUrl: service.baseUrl.env };
   return {
     id: `service-${scope}`,
     name: `service (${scope})`,
     async run(ctx) {
       const config = ctx.config;
-      if (!config) return scope === 'slicer' ? skip('the configuration failed') : undefined;
-      const { serviceId, baseUrl, token: permanent } = scopeSettings(config, scope);
+      if (!config) return service === DEFAULT_SERVICE ? skip('the configuration failed') : undefined;
+      const { serviceId, baseUrl, token: permanent } = serviceSettings(config, service);
       if (!serviceId) return undefined;
       if (!baseUrl) return skip(`${keys.baseUrl} is not set`);
       const scopeString = `service_id=${serviceId}`;
@@ -32,16 +32,16 @@ export function serviceCheck(scope: DoctorScope): Check {
       const started = performance.now();
       let answer;
       try {
-        answer = await deliver(ctx.options, scope, baseUrl, token);
+        answer = await deliver(ctx.options, service, baseUrl, token);
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
       const ms = Math.round(performance.now() - started);
       if (!answer.refused) return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
-      if (config.transport === 'post' && !(await deliver(ctx.options, scope, baseUrl, token, 'header')).refused) {
+      if (config.transport === 'post' && !(await deliver(ctx.options, service, baseUrl, token, 'header')).refused) {
         return fail(`${baseUrl} refuses the token as a post argument but accepts the header`, 'set SLICER_TOKEN_TRANSPORT=header');
       }
-      if (await acceptsOtherToken(ctx.options, config, scope, baseUrl, ctx.grants)) {
+      if (await acceptsOtherToken(ctx.options, config, service, baseUrl, ctx.grants)) {
         return fail(
           `${baseUrl} refuses the ${scope} token (${answer.status}) but accepts the other scope's`,
           `the service ids or base URLs are swapped: ${keys.baseUrl} must be the service that ${keys.serviceId} names`,
@@ -56,18 +56,21 @@ export function serviceCheck(scope: DoctorScope): Check {
 }
 
 /**
- * Whether the service takes the other scope's token instead: tried only where
+ * Whether the service takes another scope's token instead: tried only where
  * that token may go (its own service's origin, or an allowed one).
  */
 async function acceptsOtherToken(
   options: Parameters<typeof deliver>[0],
   config: Config,
-  scope: DoctorScope,
+  service: Service,
   baseUrl: string,
   grants: ReadonlyMap<string, { readonly token: string }>,
 ): Promise<boolean> {
-  const { serviceId, baseUrl: otherBase } = scopeSettings(config, other(scope));
-  const token = serviceId === undefined ? undefined : grants.get(`service_id=${serviceId}`)?.token;
-  if (!token || !mayReceiveToken(baseUrl, tokenOrigins(otherBase, config.allowedOrigins))) return false;
-  return !(await deliver(options, scope, baseUrl, token)).refused;
+  for (const other of SERVICES.filter((s) => s !== service)) {
+    const { serviceId, baseUrl: otherBase } = serviceSettings(config, other);
+    const token = serviceId === undefined ? undefined : grants.get(`service_id=${serviceId}`)?.token;
+    if (!token || !mayReceiveToken(baseUrl, tokenOrigins(otherBase, config.allowedOrigins))) continue;
+    if (!(await deliver(options, service, baseUrl, token)).refused) return true;
+  }
+  return false;
 }

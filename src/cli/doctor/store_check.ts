@@ -18,14 +18,14 @@ export const storeCheck: Check = {
   async run(ctx) {
     const config = ctx.config;
     if (!config) return skip('the configuration failed');
-    const redisUrl = config.tokenStore?.reveal();
+    const redisUrl = config.storeUrl?.reveal();
     if (redisUrl) return await redisCheck(redisUrl, config, ctx.options.writeCheck ?? false);
-    if (!config.tokenCacheFile) return ok('none configured (SLICER_CACHE_FILE, SLICER_STORE_URL): each process requests its own tokens');
-    const why = distrust(config.tokenCacheFile);
+    if (!config.cacheFile) return ok('none configured (SLICER_CACHE_FILE, SLICER_STORE_URL): each process requests its own tokens');
+    const why = distrust(config.cacheFile);
     if (why) {
-      return fail(`${config.tokenCacheFile}: ${why}`, `chmod 600 ${config.tokenCacheFile} as its owner, or remove it (it is recreated)`);
+      return fail(`${config.cacheFile}: ${why}`, `chmod 600 ${config.cacheFile} as its owner, or remove it (it is recreated)`);
     }
-    return ok(`file ${config.tokenCacheFile} (private to this user)`);
+    return ok(`file ${config.cacheFile} (private to this user)`);
   },
 };
 
@@ -35,7 +35,7 @@ async function redisCheck(url: string, config: Config, writeCheck: boolean): Pro
   const where = describeRedisUrl(url);
   let store: Awaited<ReturnType<typeof createRedisStore>> | undefined;
   try {
-    store = await createRedisStore({ url, key: config.tokenStoreKey });
+    store = await createRedisStore({ url, key: config.storeKey });
     await store.get(PROBE_KEY);
     if (writeCheck) await (await store.lock(PROBE_KEY, 1_000))?.();
   } catch (error) {
@@ -47,7 +47,7 @@ async function redisCheck(url: string, config: Config, writeCheck: boolean): Pro
     await store?.close?.();
   }
   const reach = writeCheck ? 'reachable and writable' : 'reachable (read only; --write-check also takes and releases a lock)';
-  return config.tokenStoreKey ? ok(`${where} ${reach}; tokens sealed at rest (SLICER_STORE_KEY)`) : warn(
+  return config.storeKey ? ok(`${where} ${reach}; tokens sealed at rest (SLICER_STORE_KEY)`) : warn(
     `${where} ${reach}; tokens are stored in clear`,
     'set SLICER_STORE_KEY so that whoever reads the database cannot read the tokens',
   );

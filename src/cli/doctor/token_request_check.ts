@@ -7,7 +7,8 @@ import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
 import { processGrantResponse, sendGrantRequest } from '../../token_source.ts';
-import { type Check, type DoctorScope, fail, ok, type Outcome, SCOPE_KEYS, scopeSettings, skip, warn } from './check.ts';
+import { DEFAULT_SERVICE, type Service } from '../../services.ts';
+import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 
 /** A clock difference above this is worth a warning: expiry is judged on the server's clock. */
 const MAX_SKEW_MS = 60_000;
@@ -18,22 +19,22 @@ const MAX_SKEW_MS = 60_000;
  * @param scope the scope
  * @returns the check; it stores the grant in `ctx.grants` for the service check
  */
-export function tokenRequestCheck(scope: DoctorScope): Check {
+export function tokenRequestCheck(service: Service): Check {
   return {
-    id: `token-request-${scope}`,
-    name: `token request (${scope})`,
+    id: `token-request-${service.name}`,
+    name: `token request (${service.name})`,
     async run(ctx) {
       const config = ctx.config;
-      // Without a configuration only the slicing scope, which every use needs, gets a line.
-      if (!config) return scope === 'slicer' ? skip('the configuration failed') : undefined;
-      const { serviceId, token } = scopeSettings(config, scope);
+      // Without a configuration only the default scope, which every use needs, gets a line.
+      if (!config) return service === DEFAULT_SERVICE ? skip('the configuration failed') : undefined;
+      const { serviceId, token } = serviceSettings(config, service);
       if (!serviceId) return undefined; // the scope is not configured: no line
-      if (!config.credentials) return skip(token ? `covered by ${SCOPE_KEYS[scope].token}` : 'no credentials');
+      if (!config.credentials) return skip(token ? `covered by ${service.staticToken.env}` : 'no credentials');
       if (!config.authUrl || ctx.failed.has('auth-dns') || ctx.failed.has('auth-tcp')) {
         return skip('the authorization service cannot be reached');
       }
       const scopeString = `service_id=${serviceId}`;
-      const outcome = await tokenRequest(config, scopeString);
+      const outcome = await tokenRequest(config, service, scopeString);
       if (outcome.grant) ctx.grants.set(scopeString, outcome.grant);
       return outcome.result;
     },
@@ -41,7 +42,7 @@ export function tokenRequestCheck(scope: DoctorScope): Check {
 }
 
 /** One password grant and what it says. */
-async function tokenRequest(config: Config, scope: string) {
+async function tokenRequest(config: Config, service: Service, scope: string) {
   const credentials = config.credentials as NonNullable<Config['credentials']>;
   const started = performance.now();
   try {
@@ -69,9 +70,7 @@ async function tokenRequest(config: Config, scope: string) {
     const oauth = (error as { error?: string }).error;
     const fixes: Partial<Record<string, string>> = {
       [ErrorCode.TOKEN_REQUEST_REJECTED]: oauth === 'invalid_scope'
-        ? `${
-          scope.endsWith(config.predictServiceId ?? '\0') ? 'SLICER_PREDICT_SERVICE_ID' : 'SLICER_SERVICE_ID'
-        } is not a service this authorization service knows: correct it`
+        ? `${service.id.env} is not a service this authorization service knows: correct it`
         : 'check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while (the doctor tries once)',
       [ErrorCode.TOKEN_RESPONSE_INVALID]:
         "SLICER_AUTH_URL must be the authorization service's base address: its /oauth2/token/ answered something else",

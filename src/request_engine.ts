@@ -1,0 +1,253 @@
+/**
+ * The request engine: the one place that sends a request with a scope's
+ * token (contract 5.1). `tokenFetch` is the engine with the platform's fetch
+ * signature; `authedFetch` is ky with a lane's `fetch` as its fetch. Every
+ * request goes the same way:
+ *
+ * 1. the scope: `init.scope`, else the service whose base URL the URL is
+ *    under (a relative path goes under the scope's base URL);
+ * 2. origin binding: a URL outside the scope's origin and the allowed ones
+ *    is sent as it is, without the token (one warning per origin);
+ * 3. the token: at once when it is ready, else awaited (single flight);
+ * 4. the body made replayable (a stream is read once), so that a 401 retry
+ *    and a 307/308 hop can send it again;
+ * 5. the wire (`request_wire.ts`): the token attached by header or `token`
+ *    argument, same-origin redirects followed from each answer;
+ * 6. a 401: a permanent token is refused at once; a temporary one is dropped
+ *    everywhere it is cached and the request sent once more with a fresh
+ *    one; a second 401 ends it. `tokenFetch` returns that answer, ky's
+ *    fetch throws it as an {@link AuthError}.
+ *
+ * The token is never set on a caller's `Request` (ky keeps its own in
+ * `HTTPError` and `TimeoutError`): it goes only into the options given to fetch.
+ */
+import type { Config, TokenTransport } from './config.ts';
+import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
+import type { FetchLike } from './fetch.ts';
+import { isRelative, stripSlashes } from './request_url.ts';
+import { type Outgoing, type ReplayableBody, sendFollowing, type Wire } from './request_wire.ts';
+import type { ScopeInput } from './scope.ts';
+import { resolveScope, type ScopeTarget } from './scope_target.ts';
+import { DEFAULT_SERVICE, SERVICES } from './services.ts';
+import { assertSafeUrl, mayReceiveToken } from './url_policy.ts';
+
+/** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
+export type TokenFetchInit = RequestInit & { scope?: ScopeInput | undefined };
+
+/** The platform's fetch signature, with the token attached. */
+export type TokenFetch = (input: string | URL | Request, init?: TokenFetchInit) => Promise<Response>;
+
+/** Where the engine gets tokens: the client's token cache and permanent tokens. */
+export interface TokenSupply {
+  /** A token that can be sent at once, without waiting (permanent, or cached and current); else undefined. */
+  ready(target: ScopeTarget): string | undefined;
+  /** The scope's token, waiting for a token request when needed; the signal ends this caller's wait. */
+  get(target: ScopeTarget, signal?: AbortSignal): Promise<string>;
+  /** Forgets a token a service refused, everywhere it is cached, if it is still the cached one. */
+  drop(target: ScopeTarget, token: string): Promise<void>;
+}
+
+/** What {@link createRequestEngine} needs. */
+export interface EngineOptions {
+  /** The client's configuration: services, transport, plain-http opt-in, allowed origins. */
+  readonly config: Config;
+  /** The fetch that finally sends. */
+  readonly fetch: FetchLike;
+  readonly tokens: TokenSupply;
+  /** Removes the client's known secrets from a message. */
+  readonly redact: (text: string) => string;
+  /** Where a warning goes (a request sent without the token, once per origin). */
+  readonly warn: (message: string) => void;
+  /** Receives `token.unauthorized` events; undefined when nobody listens. */
+  readonly emit?: ((event: AuthEvent) => void) | undefined;
+  /** Refuses a call once the client is closed. */
+  readonly open: (call: string) => void;
+}
+
+/** One scope's way through the engine, for one kind of URL (relative or absolute): made once, shared by requests. */
+export interface Lane {
+  readonly target: ScopeTarget;
+  /** The scope's base URL with a final slash, for relative paths; empty for absolute URLs. */
+  readonly base: string;
+  /** ky's `fetch`: the engine, a final 401 thrown as `UNAUTHORIZED` or `PERMANENT_TOKEN_REJECTED`; `init` adds fetch options. */
+  readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+  /** `tokenFetch`'s way: the engine, a final 401 returned as the platform's fetch returns any status. */
+  readonly standard: (input: Request | string, init?: RequestInit) => Promise<Response>;
+  /** ky's `beforeRequest` hook: waits for a token that is not ready, before ky's timeout starts. */
+  readonly warm: (request: Request) => Promise<void>;
+  /** Whether the token can be sent at once. */
+  readonly ready: () => boolean;
+}
+
+/** The engine of one client. */
+export interface RequestEngine {
+  /** The platform's fetch with the token. */
+  readonly tokenFetch: TokenFetch;
+  /**
+   * The lane of a scope and URL kind.
+   * @throws {ConfigError} `CONFIG_INVALID` when the scope lacks a setting it needs
+   */
+  lane(scope: ScopeInput | undefined, relative: boolean): Lane;
+}
+
+/** What a final 401 does: ky's fetch throws it, `tokenFetch` returns it. */
+type Refusal = 'throw' | 'return';
+
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
+
+/**
+ * A request whose body can be sent again: a `Request`'s method, headers,
+ * body and signal (with the caller's extra fetch options), or a URL with its
+ * options; a stream is read once. With the `post` transport a form-encoded
+ * or multipart body is parsed, so that the wire can add the `token` field.
+ */
+async function outgoing(input: string | Request, init: RequestInit | undefined, transport: TokenTransport): Promise<Outgoing> {
+  if (typeof input === 'string' && !(init?.body instanceof ReadableStream)) {
+    const given = (init ?? {}) as Outgoing['init'];
+    const type = transport === 'post' && typeof given.body === 'string' ? new Headers(given.headers).get('content-type') ?? '' : '';
+    return {
+      url: input,
+      init: type.toLowerCase().startsWith(FORM) ? { ...given, body: new URLSearchParams(given.body as string) } : given,
+    };
+  }
+  const request = typeof input === 'string' ? new Request(input, { ...init, duplex: 'half' } as RequestInit) : input;
+  const extras = typeof input === 'string' ? {} : init;
+  const base = { ...extras, method: request.method, headers: request.headers, signal: request.signal, body: null };
+  if (!request.body) return { url: request.url, init: base };
+  const type = request.headers.get('content-type')?.toLowerCase() ?? '';
+  let body: ReplayableBody;
+  if (transport === 'post' && type.startsWith(FORM)) body = new URLSearchParams(await request.text());
+  else if (transport === 'post' && type.startsWith(MULTIPART)) body = await request.formData();
+  else body = await request.arrayBuffer();
+  return { url: request.url, init: { ...base, body } };
+}
+
+/**
+ * Creates the engine of a client.
+ *
+ * @param options configuration, fetch, token supply and the client's sinks
+ * @returns `tokenFetch` and the lanes ky sends through
+ */
+export function createRequestEngine(options: EngineOptions): RequestEngine {
+  const { config, tokens, emit } = options;
+  const lanes = new Map<string, Lane>();
+  /** The configured services, longest base URL first, each with the prefix of the URLs under it. */
+  const services = SERVICES.flatMap((service) => {
+    const base = config[service.baseUrl.option];
+    return base ? [{ name: service.name, base, under: `${base}/`, origin: new URL(base).origin }] : [];
+  }).sort((a, b) => b.base.length - a.base.length);
+
+  /** The scope a URL belongs to: the service whose base URL it is under (the longest), else whose origin it has. */
+  function scopeOf(url: string): ScopeInput {
+    for (const service of services) if (url.startsWith(service.under) || url === service.base) return service.name;
+    const origin = URL.canParse(url) ? new URL(url).origin : undefined;
+    return services.find((service) => service.origin === origin)?.name ?? DEFAULT_SERVICE.name;
+  }
+
+  function lane(scope: ScopeInput | undefined, relative: boolean): Lane {
+    const key = `${relative ? '' : '//'}${scope ?? DEFAULT_SERVICE.name}`;
+    let found = lanes.get(key);
+    if (!found) lanes.set(key, found = makeLane(resolveScope(config, scope, relative), relative));
+    return found;
+  }
+
+  function makeLane(target: ScopeTarget, relative: boolean): Lane {
+    const trusted = trustedPrefix(target.baseUrl);
+    const wire: Wire = {
+      transport: config.transport,
+      fetch: options.fetch,
+      allowInsecureHttp: config.allowInsecureHttp,
+      trusted,
+      urlKey: target.baseUrlKey,
+    };
+    /** Origin binding: under the base URL (one prefix test), or an origin that may receive the token. */
+    const mayCarry = (url: string) => (trusted !== undefined && url.startsWith(trusted)) || mayReceiveToken(url, target.origins);
+    const warned = new Set<string>();
+
+    /** A request to an origin that may not receive the token goes out as it is, without it; said once per origin. */
+    function untouched(input: string | Request, init: RequestInit | undefined): Promise<Response> {
+      const request = typeof input === 'string' ? { url: input, method: init?.method?.toUpperCase() ?? 'GET' } : input;
+      const origin = URL.canParse(request.url) ? new URL(request.url).origin : request.url;
+      if (!warned.has(origin)) {
+        warned.add(origin);
+        options.warn(options.redact(
+          `Sent ${request.method} ${origin} without the token of scope "${target.scope}": a token goes only to the origin of ` +
+            `${target.baseUrlKey}; list the origin in SLICER_ALLOWED_ORIGINS (option allowedOrigins) if it must receive it`,
+        ));
+      }
+      return options.fetch(input, init);
+    }
+
+    async function send(input: string | Request, init: RequestInit | undefined, refusal: Refusal): Promise<Response> {
+      if (!mayCarry(typeof input === 'string' ? input : input.url)) return untouched(input, init);
+      const signal = (typeof input === 'string' ? init?.signal : input.signal) ?? undefined;
+      const token = tokens.ready(target) ?? (await tokens.get(target, signal));
+      const request = await outgoing(input, init, config.transport);
+      const response = await sendFollowing(request, token, wire);
+      return response.status === 401 ? refused(request, token, response, refusal) : response;
+    }
+
+    /** After a 401: a permanent token is refused; a temporary one is dropped and the request sent once more. */
+    async function refused(request: Outgoing, token: string, response: Response, refusal: Refusal): Promise<Response> {
+      if (target.permanentToken) {
+        emit?.({ type: 'token.unauthorized', scope: target.scope, retried: false });
+        if (refusal === 'return') return response;
+        throw new PermanentTokenRejectedError(target.permanentTokenKey, response);
+      }
+      await response.body?.cancel().catch(() => undefined);
+      emit?.({ type: 'token.unauthorized', scope: target.scope, retried: true });
+      await tokens.drop(target, token);
+      const again = await sendFollowing(request, await tokens.get(target, request.init.signal ?? undefined), wire);
+      if (again.status !== 401) return again;
+      emit?.({ type: 'token.unauthorized', scope: target.scope, retried: false });
+      if (refusal === 'return') return again;
+      throw new UnauthorizedError(
+        options.redact(
+          `${request.init.method?.toUpperCase() ?? 'GET'} ${new URL(request.url).pathname} was refused (401) with a freshly ` +
+            `fetched token for scope "${target.scope}": check that ${SERVICES.map((s) => s.id.env).join(' / ')} name this service`,
+        ),
+        again,
+      );
+    }
+
+    return {
+      target,
+      base: relative ? `${target.baseUrl as string}/` : '', // resolveScope checked that a relative URL has a base URL
+      fetch: (input, init) => send(input instanceof URL ? input.href : input, init, 'throw'),
+      standard: (input, init) => send(input, init, 'return'),
+      warm: async (request) => {
+        if (mayCarry(request.url) && tokens.ready(target) === undefined) await tokens.get(target, request.signal);
+      },
+      ready: () => tokens.ready(target) !== undefined,
+    };
+  }
+
+  const tokenFetch: TokenFetch = (input, init) => {
+    options.open('tokenFetch');
+    const { scope, ...rest } = init ?? {};
+    if (typeof input === 'string' && isRelative(input)) {
+      const relative = lane(scope, true);
+      return relative.standard(relative.base + stripSlashes(input), rest);
+    }
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const absolute = lane(scope ?? scopeOf(url), false);
+    // A Request with options is the Request those options make, as fetch reads it.
+    if (input instanceof Request) return absolute.standard(init ? new Request(input, rest) : input);
+    return absolute.standard(url, rest);
+  };
+
+  return { tokenFetch, lane };
+}
+
+/** The base URL as a prefix of URLs that may carry a token without another check, when it is itself safe. */
+function trustedPrefix(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  try {
+    assertSafeUrl(baseUrl, '');
+    return `${baseUrl}/`;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The one services table: each service a scope can name (contract 1: the
+ * slicing service and its companion prediction service), with the settings
+ * that describe it — its identifier (`service_id=<id>`, contract 4.1), its
+ * base URL and its permanent token — by option and variable, from the
+ * settings table. Scope resolution, configuration checks, the client and the
+ * doctor read this; a third service would be one row here and its settings.
+ */
+import { type SettingName, SETTINGS } from './settings.ts';
+
+/** A setting of a service: its client option and its variable. */
+export interface ServiceSetting<K extends SettingName = SettingName> {
+  readonly option: K;
+  readonly env: (typeof SETTINGS)[K]['env'];
+}
+
+const setting = <K extends SettingName>(option: K): ServiceSetting<K> => ({ option, env: SETTINGS[option].env });
+
+/** The services, in the order scopes are listed and checked. */
+export const SERVICES = [
+  {
+    name: 'slicer',
+    title: 'slicing service',
+    id: setting('serviceId'),
+    baseUrl: setting('baseUrl'),
+    staticToken: setting('staticToken'),
+  },
+  {
+    name: 'predict',
+    title: 'prediction service',
+    id: setting('predictServiceId'),
+    baseUrl: setting('predictBaseUrl'),
+    staticToken: setting('predictStaticToken'),
+  },
+] as const;
+
+/** One row of {@link SERVICES}. */
+export type Service = (typeof SERVICES)[number];
+
+/** A service's short name, usable as a scope: `slicer` or `predict`. */
+export type ServiceName = Service['name'];
+
+/** The service every call uses unless told otherwise: the first. */
+export const DEFAULT_SERVICE: Service = SERVICES[0];
+
+/**
+ * The service of a short name.
+ *
+ * @param name `slicer` or `predict`
+ * @returns its row, or undefined for another text
+ */
+export function serviceNamed(name: string): Service | undefined {
+  return SERVICES.find((service) => service.name === name);
+}
+
+/**
+ * The service whose identifier a `service_id=<id>` names, as configured.
+ *
+ * @param present the configured values (raw strings or a parsed configuration)
+ * @param id the identifier
+ * @returns its row, or undefined when no configured service has it
+ */
+export function serviceWithId(present: Partial<Record<SettingName, unknown>>, id: string): Service | undefined {
+  return SERVICES.find((service) => present[service.id.option] !== undefined && String(present[service.id.option]).trim() === id);
+}
