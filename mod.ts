@@ -24,8 +24,8 @@ export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';
 export type { SettingOptions, TokenTransport } from './src/config.ts';
 export type { ScopeInput } from './src/scope.ts';
 export type { GetTokenOptions } from './src/token_cache.ts';
-export type { TokenInfo, TokenOrigin } from './src/grant.ts';
-export type { AuthEvent, AuthEventType, CacheLayer, EventListener } from './src/events.ts';
+export type { CacheLayer, TokenInfo, TokenOrigin } from './src/grant.ts';
+export type { AuthEvent, AuthEventListener, AuthEventType, EventListener } from './src/events.ts';
 export { createMemoryStore } from './src/stores/memory.ts';
 export type { Release, StoredGrant, StoreKey, TokenStore } from './src/stores/store.ts';
 export {
@@ -34,6 +34,7 @@ export {
   ConfigError,
   ErrorCode,
   InsecureAuthUrlError,
+  InsecureUrlError,
   isAuthError,
   MinValidityUnreachableError,
   PermanentTokenRejectedError,

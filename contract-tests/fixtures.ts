@@ -7,7 +7,8 @@
 import process from 'node:process';
 import { test as base } from '@playwright/test';
 import { runTokenName } from '../src/auth_ui/run_tokens.ts';
-import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken, TokensPage } from '../src/auth_ui/tokens_page.ts';
+import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken } from '../src/auth_ui/controls.ts';
+import { TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { ContractApi } from './contract_api.ts';
 import { SandboxControls } from './sandbox_controls.ts';
 import { describeTarget, loadTarget, type Target } from './target.ts';

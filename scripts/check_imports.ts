@@ -16,10 +16,10 @@ import ts from 'typescript5';
  * A file matches the first pattern that fits its path (relative to the root).
  */
 export const LAYERS: readonly { readonly name: string; readonly files: RegExp }[] = [
-  { name: 'leaves', files: /^src\/(fetch|clock|grant|errors|redact|schemas|events|abort|request_url)\.ts$/ },
-  { name: 'settings', files: /^src\/(settings|tool_settings|env|services|scope|url_policy)\.ts$/ },
+  { name: 'leaves', files: /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|request_url)\.ts$/ },
+  { name: 'settings', files: /^src\/(setting_schemas|settings|tool_settings|env|services|scope|url_policy)\.ts$/ },
   { name: 'config', files: /^src\/(config|scope_target)\.ts$/ },
-  { name: 'stores and token source', files: /^src\/(stores\/[^/]+|token_source)\.ts$/ },
+  { name: 'stores and token source', files: /^src\/(stores\/[^/]+|token_source|grant_response)\.ts$/ },
   { name: 'token cache', files: /^src\/(shared_grants|token_cache)\.ts$/ },
   { name: 'request engine', files: /^src\/(request_engine|request_wire|authed_fetch)\.ts$/ },
   { name: 'telemetry', files: /^src\/(telemetry|otel)\.ts$/ },

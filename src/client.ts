@@ -5,6 +5,7 @@
  */
 import { createAuthedFetch } from './authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { DEFAULTS } from './defaults.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf } from './config.ts';
 import { readEnv } from './env.ts';
 import { ClientClosedError } from './errors.ts';
@@ -40,7 +41,7 @@ function prefixed(target: Console): Logger {
  * @param options settings (override variables), transport and clock
  * @returns the client
  * @throws {ConfigError} `CONFIG_INVALID` listing every missing or malformed setting
- * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a password over plain http to a non-loopback host
+ * @throws {InsecureUrlError} `INSECURE_AUTH_URL` for a password over plain http to a non-loopback host
  * @example
  * ```ts
  * const client = createAuthClient({ username: 'ci-bot', password: process.env.BOT_PASSWORD });
@@ -71,7 +72,8 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     onEvent: options.onEvent,
     logger,
     level,
-    openTelemetry: options.openTelemetry ?? true,
+    openTelemetry: options.openTelemetry ?? DEFAULTS.openTelemetry,
+    wallNow: () => clock.wallNow(),
     redact: (text) => redact(text, secrets),
   });
   let cache: TokenCache | undefined;

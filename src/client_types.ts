@@ -6,7 +6,7 @@ import type { AuthedFetch, AuthedFetchOptions } from './authed_fetch.ts';
 import type { Clock } from './clock.ts';
 import type { DeprecatedSettingOptions, SettingOptions } from './config.ts';
 import type { ReadEnvOptions } from './env.ts';
-import type { EventListener } from './events.ts';
+import type { AuthEventListener } from './events.ts';
 import type { FetchLike, Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import type { ScopeInput } from './scope.ts';
@@ -51,10 +51,10 @@ export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOpti
    * Receives every event of the client (token requests, cache hits, refreshes, 401s, store fall-backs,
    * lock waits); never a secret. A listener that throws is ignored.
    */
-  onEvent?: EventListener | undefined;
+  onEvent?: AuthEventListener | undefined;
   /**
    * Report spans and metrics to OpenTelemetry when the application registered an SDK before creating the client.
-   * @default true
+   * @default DEFAULTS.openTelemetry (true)
    */
   openTelemetry?: boolean | undefined;
   /**
@@ -64,12 +64,12 @@ export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOpti
   store?: TokenStore | undefined;
   /**
    * Timeout of one token-endpoint attempt, ms.
-   * @default 10000
+   * @default DEFAULTS.tokenTimeoutMs (10000)
    */
   tokenTimeoutMs?: number | undefined;
   /**
-   * Retries of the token endpoint after a network error, timeout or 5xx.
-   * @default 2
+   * Retries of the token endpoint after a network error, timeout, 408, 429 or 5xx.
+   * @default DEFAULTS.tokenRetries (2)
    */
   tokenRetries?: number | undefined;
 }

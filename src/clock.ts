@@ -1,7 +1,9 @@
 /**
- * Leaf: the client's sense of time. Every wait, timestamp and time limit in
- * the library goes through one {@link Clock}, so tests drive it with a fake
- * one instead of sleeping.
+ * Leaf: the module's sense of time. Every read of the clock and every wait in
+ * `src/` goes through a {@link Clock} (a test checks that no other file reads
+ * the time), so tests drive the client with a fake one instead of sleeping.
+ * ky's own request `timeout` runs on ky's timers: it is ky's option, given by
+ * the caller.
  */
 
 /** Monotonic time, wall time and waiting. */

@@ -47,7 +47,7 @@ export interface SettingOptions {
   predictStaticToken?: string | undefined;
   /** How the token travels. @default "header" */
   transport?: TokenTransport | undefined;
-  /** Refresh this many seconds before expiry (capped at half the lifetime). @default 300 */
+  /** Refresh this many seconds before expiry (capped at half the lifetime). @default DEFAULTS.refreshMarginSeconds (300) */
   refreshMarginSeconds?: number | undefined;
   /** Allow the password and tokens over plain http to a non-loopback host. @default false */
   allowInsecureHttp?: boolean | undefined;
@@ -179,7 +179,7 @@ function inTableOrder(issues: ConfigIssue[]): ConfigIssue[] {
  * @param needs what the caller is about to do: when anything is wrong, its missing settings join the same error
  * @returns the validated configuration
  * @throws {ConfigError} `CONFIG_INVALID` listing every missing or malformed setting, with its source
- * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a password over plain http to a non-loopback host
+ * @throws {InsecureUrlError} `INSECURE_AUTH_URL` for a password over plain http to a non-loopback host
  */
 export function parseConfig(env: EnvInput, given: SettingOptions & DeprecatedSettingOptions = {}, needs?: Needs): Config {
   const options = withCurrentNames(given);

@@ -93,10 +93,11 @@ export class ConfigError extends AuthError {
 }
 
 /**
- * A secret (the password, or a token) would go over plain http to a
- * non-loopback host and the user did not opt in. Code `INSECURE_AUTH_URL`.
+ * A secret (the password to the auth URL, or a token to a service URL) would
+ * go over plain http to a non-loopback host and the user did not opt in.
+ * Code `INSECURE_AUTH_URL` (the stable code, kept for both kinds of URL).
  */
-export class InsecureAuthUrlError extends AuthError {
+export class InsecureUrlError extends AuthError {
   /**
    * @param host the host the secret would have been sent to
    * @param variable the setting naming that URL, e.g. `SLICER_AUTH_URL`
@@ -110,6 +111,11 @@ export class InsecureAuthUrlError extends AuthError {
     );
   }
 }
+
+/** @deprecated renamed {@link InsecureUrlError} (it is thrown for service URLs too); kept until the next minor version */
+export const InsecureAuthUrlError = InsecureUrlError;
+/** @deprecated renamed {@link InsecureUrlError} */
+export type InsecureAuthUrlError = InsecureUrlError;
 
 /** Fields shared by errors that come from an HTTP answer. */
 interface HttpFailure {

@@ -1,13 +1,13 @@
 /**
- * Leaf: the typed events a client emits about its tokens. They are the one
- * record of what the client did; the logger, the OpenTelemetry adapter and a
- * caller's `onEvent` all listen to them. No event ever holds a password or a
- * token: scopes, durations, layers, statuses and error codes only.
+ * Leaf: the typed events a client emits about its tokens. A caller's
+ * `onEvent`, the logger's info and debug lines and the OpenTelemetry adapter
+ * all listen to them; warnings (a store failing, a token withheld) go to the
+ * logger directly, and a final failure is the caller's error. No event ever
+ * holds a password or a token: scopes, durations, layers, statuses and error
+ * codes only.
  */
 import type { ErrorCode } from './errors.ts';
-
-/** Where a token was found without a request. */
-export type CacheLayer = 'memory' | 'file' | 'redis' | 'store';
+import type { CacheLayer } from './grant.ts';
 
 /** One thing the client did. */
 export type AuthEvent =
@@ -37,7 +37,7 @@ export type AuthEvent =
     readonly reason: 'margin' | 'min-validity' | 'forced';
     /** How long the current token was still valid, ms. */
     readonly remainingMs: number;
-    /** The refresh margin in force, ms. */
+    /** The refresh margin applied to the current token, ms: the configured one capped at half its lifetime, with its jitter. */
     readonly marginMs: number;
   }
   | {
@@ -68,4 +68,7 @@ export type AuthEvent =
 export type AuthEventType = AuthEvent['type'];
 
 /** Receives events; must not throw (a throwing listener is ignored). */
-export type EventListener = (event: AuthEvent) => void;
+export type AuthEventListener = (event: AuthEvent) => void;
+
+/** @deprecated renamed {@link AuthEventListener} (this name shadows the DOM's `EventListener`); kept until the next minor version */
+export type EventListener = AuthEventListener;

@@ -3,8 +3,18 @@
  * that the token cache and the shared stores both apply.
  */
 
-/** Where a token came from: a request, a shared store layer, or the in-process memory. */
-export type TokenOrigin = 'request' | 'memory' | 'file' | 'redis' | 'store';
+import { DEFAULTS } from './defaults.ts';
+
+/**
+ * Where a token came from: a new token request, the configured permanent
+ * token, this process's memory, or a shared store (`file`, `redis`, or
+ * `store`: an engine of your own). The one union of the module: events, store
+ * kinds and `getTokenInfo` use parts of it.
+ */
+export type TokenOrigin = 'request' | 'permanent' | 'memory' | 'file' | 'redis' | 'store';
+
+/** Where a token is found without a request: memory or a shared store. */
+export type CacheLayer = Exclude<TokenOrigin, 'request' | 'permanent'>;
 
 /** A token with its lifetime, measured on the client's monotonic clock. */
 export interface Grant {
@@ -15,7 +25,7 @@ export interface Grant {
   /** Its full lifetime in ms, as the server stated it. */
   readonly lifetime: number;
   /** Where it was obtained: a token request (default) or a shared store. */
-  readonly source?: Exclude<TokenOrigin, 'memory'> | undefined;
+  readonly source?: Exclude<TokenOrigin, 'memory' | 'permanent'> | undefined;
 }
 
 /** What `getTokenInfo` tells of a token. */
@@ -29,7 +39,7 @@ export interface TokenInfo {
   /** When this client obtained it (wall clock); undefined for a permanent token. */
   readonly obtainedAt: Date | undefined;
   /** Where this call found it: in memory, a shared store, a new request, or the configured permanent token. */
-  readonly source: TokenOrigin | 'permanent';
+  readonly source: TokenOrigin;
 }
 
 /**
@@ -38,10 +48,8 @@ export interface TokenInfo {
  */
 export type GrantFetcher = (scope: string, replacing?: Grant) => Promise<Grant>;
 
-/** Default refresh margin in seconds: five minutes before expiry (capped at half the lifetime). */
-export const DEFAULT_REFRESH_MARGIN_SECONDS = 300;
-/** The same in ms. */
-export const DEFAULT_REFRESH_MARGIN_MS = DEFAULT_REFRESH_MARGIN_SECONDS * 1000;
+/** The default refresh margin, ms. */
+export const DEFAULT_REFRESH_MARGIN_MS = DEFAULTS.refreshMarginSeconds * 1000;
 const MAX_MARGIN_SHARE = 0.5;
 const JITTER_SHARE = 0.1;
 

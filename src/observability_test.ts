@@ -56,7 +56,7 @@ describe('events', () => {
       scope: SLICER(),
       reason: 'margin',
       remainingMs: 0,
-      marginMs: 300_000,
+      marginMs: 31_500, // a 60 s token: the 300 s margin capped at 30 s, plus 10 % × 0.5 of jitter
     });
     assert.deepEqual(events.filter((e) => e.type === 'token.unauthorized'), [{
       type: 'token.unauthorized',

@@ -17,7 +17,7 @@
  * - histogram `slicer_auth.lock.wait.duration` (s, `outcome`).
  * No attribute holds a password or a token.
  */
-import type { AuthEvent, EventListener } from './events.ts';
+import type { AuthEvent, AuthEventListener } from './events.ts';
 
 /** Where `@opentelemetry/api` 1.x keeps the registered providers (its `GLOBAL_OPENTELEMETRY_API_KEY`). */
 const REGISTRY = Symbol.for('opentelemetry.js.api.1');
@@ -28,7 +28,7 @@ type Api = typeof import('@opentelemetry/api');
 const EARLY_EVENTS = 64;
 
 /** The instruments, made once the API is loaded. */
-function instruments(api: Api): EventListener {
+function instruments(api: Api, wallNow: () => number): AuthEventListener {
   const tracer = api.trace.getTracer('slicer-auth');
   const meter = api.metrics.getMeter('slicer-auth');
   const duration = meter.createHistogram('http.client.request.duration', { unit: 's', description: 'Token endpoint request duration' });
@@ -49,7 +49,7 @@ function instruments(api: Api): EventListener {
           ...(event.status ? { 'http.response.status_code': event.status } : {}),
           ...(event.outcome === 'ok' ? {} : { 'error.type': event.outcome }),
         };
-        const end = Date.now();
+        const end = wallNow();
         const span = tracer.startSpan('POST', {
           kind: api.SpanKind.CLIENT,
           startTime: end - event.durationMs,
@@ -79,15 +79,16 @@ function instruments(api: Api): EventListener {
  * A listener that reports to OpenTelemetry, or undefined when no
  * OpenTelemetry SDK is registered (then there is nothing to report to).
  *
+ * @param wallNow the client's wall clock: a span ends when its event arrives
  * @returns the listener
  */
-export function openTelemetryListener(): EventListener | undefined {
+export function openTelemetryListener(wallNow: () => number): AuthEventListener | undefined {
   if (!(REGISTRY in globalThis)) return undefined;
-  let record: EventListener | undefined;
+  let record: AuthEventListener | undefined;
   const early: AuthEvent[] = [];
   import('@opentelemetry/api').then(
     (api) => {
-      record = instruments(api);
+      record = instruments(api, wallNow);
       for (const event of early.splice(0)) record(event);
     },
     () => void early.splice(0),

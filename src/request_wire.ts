@@ -108,7 +108,7 @@ export function redirected(init: Outgoing['init'], status: number): Outgoing['in
  * @param token the access token
  * @param wire the scope's transport, fetch and plain-http policy
  * @returns the final answer
- * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` for a plain-http, non-loopback URL without the opt-in
+ * @throws {InsecureUrlError} `INSECURE_AUTH_URL` for a plain-http, non-loopback URL without the opt-in
  */
 export async function sendFollowing(request: Outgoing, token: string, wire: Wire): Promise<Response> {
   let { url, init } = request;

@@ -4,7 +4,7 @@
  * When nobody listens, no event is even made: the components get no sink.
  * Every text field of an event is redacted by the client's secrets first.
  */
-import type { AuthEvent, EventListener } from './events.ts';
+import type { AuthEvent, AuthEventListener } from './events.ts';
 import type { Logger } from './fetch.ts';
 import { openTelemetryListener } from './otel.ts';
 
@@ -63,11 +63,13 @@ function describeEvent(event: AuthEvent): string {
 /** What {@link createEmitter} needs. */
 export interface EmitterOptions {
   /** The caller's listener. */
-  readonly onEvent?: EventListener | undefined;
+  readonly onEvent?: AuthEventListener | undefined;
   readonly logger: Logger;
   readonly level: LogLevel;
   /** Look for `@opentelemetry/api` and report to it when installed. */
   readonly openTelemetry: boolean;
+  /** The client's wall clock (spans are stamped with it). */
+  readonly wallNow: () => number;
   /** Removes the client's secrets from a text (a scope typed by a user may hold one). */
   readonly redact: (text: string) => string;
 }
@@ -79,7 +81,7 @@ export interface EmitterOptions {
  * @returns the sink
  */
 export function createEmitter(options: EmitterOptions): ((event: AuthEvent) => void) | undefined {
-  const listeners: EventListener[] = [];
+  const listeners: AuthEventListener[] = [];
   if (options.onEvent) listeners.push(options.onEvent);
   // The logger takes events only from info on: at the default level, nothing is made per request.
   // (store.fallback also comes as a warning, and a second 401 as the caller's UNAUTHORIZED error.)
@@ -91,7 +93,7 @@ export function createEmitter(options: EmitterOptions): ((event: AuthEvent) => v
       (logger[at] ?? logger.warn).call(logger, describeEvent(event));
     });
   }
-  const otel = options.openTelemetry ? openTelemetryListener() : undefined;
+  const otel = options.openTelemetry ? openTelemetryListener(options.wallNow) : undefined;
   if (otel) listeners.push(otel);
   if (listeners.length === 0) return undefined;
   const { redact } = options;

@@ -157,7 +157,8 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     if (!pending) {
       const current = entries.get(scope);
       if (emit && current && reason) {
-        emit({ type: 'token.refresh', scope, reason, remainingMs: Math.max(0, current.grant.expiresAt - options.now()), marginMs });
+        const remainingMs = Math.max(0, current.grant.expiresAt - options.now());
+        emit({ type: 'token.refresh', scope, reason, remainingMs, marginMs: current.grant.expiresAt - current.softAt });
       }
       pending = options
         .fetchGrant(scope, current?.grant)

@@ -1,26 +1,20 @@
 /**
- * Sends the password grant to the token endpoint (contract 4.1) and turns the
- * answer into a {@link Grant}. Sending and processing are separate functions;
- * nothing downstream sees raw JSON.
+ * Sends the password grant to the token endpoint (contract 4.1), with bounded
+ * retries and every read under a timeout; `grant_response.ts` turns the
+ * answer into a grant.
  *
  * Errors from here never wrap ky's `HTTPError`: its `options` hold the form
  * body with the password.
  */
 import ky, { isHTTPError, isTimeoutError } from 'ky';
-import * as v from 'valibot';
 import type { Clock } from './clock.ts';
+import { DEFAULTS } from './defaults.ts';
 import type { FetchLike } from './fetch.ts';
-import type { Grant, GrantFetcher } from './grant.ts';
+import type { GrantFetcher } from './grant.ts';
 import type { AuthEvent } from './events.ts';
-import {
-  ErrorCode,
-  TokenEndpointRedirectError,
-  TokenEndpointUnavailableError,
-  TokenRequestRejectedError,
-  TokenResponseError,
-} from './errors.ts';
+import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError } from './errors.ts';
+import { oauthFields, processGrantResponse } from './grant_response.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
-import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
 
 /** What {@link createTokenSource} needs. */
 export interface TokenSourceOptions {
@@ -38,12 +32,12 @@ export interface TokenSourceOptions {
   emit?: ((event: AuthEvent) => void) | undefined;
   /**
    * Timeout of one attempt in ms.
-   * @default 10000
+   * @default DEFAULTS.tokenTimeoutMs (10000)
    */
   timeoutMs?: number | undefined;
   /**
    * Retries after a network error, timeout, 408, 429 or 5xx.
-   * @default 2
+   * @default DEFAULTS.tokenRetries (2)
    */
   retries?: number | undefined;
 }
@@ -113,7 +107,7 @@ export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
  */
 export async function sendGrantRequest(options: TokenSourceOptions, scope: string): Promise<Response> {
   const url = tokenEndpoint(options.authUrl);
-  const timeout = options.timeoutMs ?? 10_000;
+  const timeout = options.timeoutMs ?? DEFAULTS.tokenTimeoutMs;
   const body = new URLSearchParams({
     grant_type: 'password',
     username: options.username,
@@ -131,7 +125,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       timeout,
       throwHttpErrors: (status) => RETRY_STATUSES.includes(status),
       retry: {
-        limit: options.retries ?? 2,
+        limit: options.retries ?? DEFAULTS.tokenRetries,
         methods: ['post'],
         statusCodes: RETRY_STATUSES,
         retryOnTimeout: true,
@@ -224,98 +218,4 @@ export function networkCause(error: unknown): string | undefined {
     if (os) return os.toLowerCase();
   }
   return undefined;
-}
-
-/** The OAuth `error` and `error_description` of an answer (RFC 6749 §5.2), redacted; empty when it has none. */
-async function oauthFields(response: Response, secrets: readonly (string | Secret)[]) {
-  let json: unknown;
-  try {
-    json = JSON.parse(await response.text());
-  } catch {
-    return {};
-  }
-  const body = v.safeParse(OAuthErrorSchema, json);
-  if (!body.success) return {};
-  const clean = (value: string | undefined) => (value === undefined ? undefined : redact(value, secrets));
-  return { error: clean(body.output.error), error_description: clean(body.output.error_description) };
-}
-
-/**
- * Validates a token endpoint answer and turns it into a grant.
- *
- * @param response the answer (2xx or 4xx)
- * @param scope the scope that was asked for; the answer must echo it (or leave it out)
- * @param sentAt monotonic instant the request was sent; the lifetime counts from it
- * @param secrets values to redact from any message
- * @returns the grant
- * @throws {TokenEndpointRedirectError} `TOKEN_ENDPOINT_REDIRECT` for a 3xx
- * @throws {TokenRequestRejectedError} `TOKEN_REQUEST_REJECTED` for a 4xx
- * @throws {TokenResponseError} `TOKEN_RESPONSE_INVALID` for a 2xx that is not a valid token response
- */
-export async function processGrantResponse(
-  response: Response,
-  scope: string,
-  sentAt: number,
-  secrets: readonly (string | Secret)[],
-): Promise<Grant> {
-  const where = `Cannot get a token for scope "${redact(scope, secrets)}"`;
-  if (response.status >= 300 && response.status < 400) {
-    // Never followed (see sendGrantRequest): the password would go wherever it points.
-    const location = response.headers.get('location');
-    const target = location ? new URL(location, response.url || 'http://invalid/') : undefined;
-    const shown = target ? `${target.origin === 'http://invalid' ? '' : target.origin}${target.pathname}` : 'nowhere';
-    throw new TokenEndpointRedirectError(
-      `${where}: the token endpoint answered ${response.status}, a redirect to ${redact(shown, secrets)}; ` +
-        'the password is sent to the configured endpoint only: check SLICER_AUTH_URL (https, exact path)',
-      // No `response` kept: its Location header may carry anything, and inspect(showHidden) would show it.
-      { status: response.status, location: target ? redact(shown, secrets) : undefined },
-    );
-  }
-  if (!response.ok) {
-    const oauth = await oauthFields(response, secrets);
-    const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
-    throw new TokenRequestRejectedError(
-      `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}`,
-      { status: response.status, ...oauth, response },
-    );
-  }
-  const contentType = response.headers.get('content-type') ?? 'no content type';
-  const text = await response.text();
-  let json: unknown;
-  let parsed = true;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    parsed = false;
-  }
-
-  if (!parsed) {
-    const looksHtml = /^\s*</.test(text) || contentType.includes('html');
-    throw new TokenResponseError(
-      `${where}: the token endpoint answered ${response.status} with ${looksHtml ? 'an HTML page' : 'a body that is not JSON'} ` +
-        `(content type "${contentType}"), not a JSON token response; check SLICER_AUTH_URL`,
-    );
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new TokenResponseError(`${where}: the token response is not a JSON object`, ['(body)']);
-  }
-  const result = v.safeParse(TokenResponseSchema, json);
-  if (!result.success) {
-    const problems = result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '(body)', message: issue.message }));
-    throw new TokenResponseError(
-      `${where}: the token response is malformed: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
-      problems.map((p) => p.path),
-    );
-  }
-  const grant = result.output;
-  if (grant.scope !== undefined && !grant.scope.split(/\s+/).includes(scope)) {
-    // Using a token for another service than asked is a security bug, not a nuisance. A scope left
-    // out is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
-    throw new TokenResponseError(
-      `${where}: the token response is for scope "${redact(grant.scope, [...secrets, grant.access_token])}", not the one requested`,
-      ['scope'],
-    );
-  }
-  const lifetime = grant.expires_in * 1000;
-  return { token: grant.access_token, expiresAt: sentAt + lifetime, lifetime };
 }

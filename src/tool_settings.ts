@@ -8,7 +8,8 @@
 import * as v from 'valibot';
 import { describeSource, readEnv, type ReadEnvOptions } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
-import { flag, message, setting, text } from './settings.ts';
+import { flag, message, text } from './setting_schemas.ts';
+import { setting } from './settings.ts';
 
 /** Every tool setting, keyed by name. */
 export const TOOL_SETTINGS = {

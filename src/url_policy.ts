@@ -2,7 +2,7 @@
  * Where secrets may go: the plain-http policy (contract 3: https, except on
  * this machine's loopback).
  */
-import { InsecureAuthUrlError } from './errors.ts';
+import { InsecureUrlError } from './errors.ts';
 
 /**
  * Tells whether a host name is on this machine (127.0.0.0/8, ::1, localhost).
@@ -20,11 +20,11 @@ export function isLoopbackHost(hostname: string): boolean {
  *
  * @param url the URL a secret is about to be sent to
  * @param variable the setting that names it, for the message
- * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL`
+ * @throws {InsecureUrlError} `INSECURE_AUTH_URL`
  */
 export function assertSafeUrl(url: string | URL, variable: string): void {
   const parsed = new URL(url);
-  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw new InsecureAuthUrlError(parsed.host, variable);
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw new InsecureUrlError(parsed.host, variable);
 }
 
 /**

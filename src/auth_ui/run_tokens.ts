@@ -4,6 +4,7 @@
  * only its own tokens, plus tokens of runs older than a maximum age (a crashed
  * run's), and never a concurrent run's or a person's token.
  */
+import { systemClock } from '../clock.ts';
 
 /** Every contract-run token name starts with this. */
 export const RUN_TOKEN_PREFIX = 'contract-test';
@@ -25,7 +26,7 @@ function stamp(at: Date): string {
  * @param now the start time
  * @returns the id
  */
-export function newRunId(now: Date = new Date()): string {
+export function newRunId(now: Date = new Date(systemClock.wallNow())): string {
   return `${stamp(now)}-${crypto.randomUUID().slice(0, 4)}`;
 }
 

@@ -4,6 +4,7 @@
  * both services with both transports, shows a refresh before expiry (sandbox
  * clock), uses a permanent token, prints what happened, and exits.
  */
+import { systemClock } from '../clock.ts';
 import { createHash } from 'node:crypto';
 import { type AuthClientOptions, createAuthClient } from '../client.ts';
 import { readEnv } from '../env.ts';
@@ -31,7 +32,7 @@ export async function demo(io: Io): Promise<number> {
   const configured = readEnv();
   let sandbox: Sandbox | undefined;
   let offsetMs = 0;
-  const options: AuthClientOptions = { now: () => performance.now() + offsetMs };
+  const options: AuthClientOptions = { now: () => systemClock.now() + offsetMs };
   if (!configured.SLICER_AUTH_URL && !configured.SLICER_STATIC_TOKEN) {
     sandbox = await startSandbox({ testMode: true });
     io.out(`No SLICER_AUTH_URL configured: started the embedded sandbox at ${sandbox.env.SLICER_AUTH_URL}`);

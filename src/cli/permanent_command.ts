@@ -4,6 +4,7 @@
  * a headless browser, through the page objects the contract suite uses.
  * Playwright is loaded only when this command runs.
  */
+import { systemClock } from '../clock.ts';
 import { parseArgs } from 'node:util';
 import { parseConfig, requireSettings } from '../config.ts';
 import { serviceIdOf } from '../scope.ts';
@@ -139,7 +140,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       else for (const token of listed) io.out(`${token.revoked ? 'revoked' : 'active '}  ${token.name}`);
       return EXIT.OK;
     }
-    const now = new Date();
+    const now = new Date(systemClock.wallNow());
     const chosen = values.name !== undefined
       ? (name: string) => name === values.name
       : values.prefix !== undefined

@@ -1,7 +1,9 @@
 /**
- * The sandbox's wall clock. In test mode it can be advanced, so the 3600 s
- * token lifetime and the permanence of permanent tokens are checked in seconds.
+ * The sandbox's wall clock: the system clock's wall time plus an offset. In
+ * test mode it can be advanced, so the 3600 s token lifetime and the
+ * permanence of permanent tokens are checked in seconds.
  */
+import { systemClock } from '../clock.ts';
 
 /** A wall clock in ms that tests may move forward. */
 export interface SandboxClock {
@@ -19,7 +21,7 @@ export interface SandboxClock {
 }
 
 /**
- * Creates a clock on `Date.now()` with an advanceable offset.
+ * Creates a clock on the system's wall time with an advanceable offset.
  *
  * @returns the clock
  * @example
@@ -31,7 +33,7 @@ export interface SandboxClock {
 export function createClock(): SandboxClock {
   let offset = 0;
   return {
-    now: () => Date.now() + offset,
+    now: () => systemClock.wallNow() + offset,
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('The clock only moves forward by a finite number of ms');
       offset += ms;

@@ -2,6 +2,7 @@
  * `POST /oauth2/token/`, contract 4.1: form-encoded password grant, JSON answer
  * with `expires_in` as a string. Errors use RFC 6749 §5.2 codes.
  */
+import { systemClock } from '../clock.ts';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Store } from './store.ts';
@@ -25,7 +26,7 @@ export function tokenRoutes(store: Store): Hono {
 
   app.post('/oauth2/token/', async (c) => {
     const fault = store.takeFault();
-    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault?.delayMs) await systemClock.sleep(fault.delayMs); // a real delay: the client's timeout is what is tested
     if (fault?.status !== undefined || fault?.body !== undefined) {
       return c.body(fault.body ?? '', (fault.status ?? 200) as ContentfulStatusCode, {
         'content-type': fault.contentType ?? 'application/json',

@@ -14,7 +14,8 @@ import { type Session, SESSION_MAX_MS, type Store } from './store.ts';
 import { UI_CSS, UI_JS } from './ui_assets.ts';
 import { UI_VARIANTS, type UiStyle } from './ui_variants.ts';
 import { LoginForm, NewTokenBody, validated } from './ui_forms.ts';
-import { homeView, loginView, page, securityView, sessionsView, tokensView } from './ui_views.ts';
+import { tokensView } from './ui_tokens_view.ts';
+import { homeView, loginView, page, securityView, sessionsView } from './ui_views.ts';
 
 const COOKIE = 'sandbox_session';
 

@@ -24,6 +24,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis as RedisClient } from 'ioredis';
 import { systemClock } from '../clock.ts';
+import { DEFAULTS } from '../defaults.ts';
 import type { Secret } from '../redact.ts';
 import { describeRedisUrl } from './redis_url.ts';
 import { createSeal, SEALED_PREFIX } from './seal.ts';
@@ -37,7 +38,7 @@ export interface RedisStoreOptions {
   key?: Secret | undefined;
   /**
    * Time limit of one command, ms.
-   * @default 500
+   * @default DEFAULTS.storeCommandTimeoutMs (500)
    */
   commandTimeoutMs?: number | undefined;
   /**
@@ -72,7 +73,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
   });
   const description = describeRedisUrl(options.url);
   const namespace = options.namespace ?? 'slicer-auth:v2';
-  const timeout = options.commandTimeoutMs ?? 500;
+  const timeout = options.commandTimeoutMs ?? DEFAULTS.storeCommandTimeoutMs;
   const wallNow = options.wallNow ?? systemClock.wallNow;
   const seal = options.key ? await createSeal(options.key) : undefined;
 

@@ -6,6 +6,8 @@
  * plug another engine: `createAuthClient({ store })`.
  */
 
+import type { CacheLayer } from '../grant.ts';
+
 /** Whose token an entry is: one user at one authorization service, for one scope. */
 export interface StoreKey {
   readonly authUrl: string;
@@ -35,7 +37,7 @@ export interface TokenStore {
   /** Where it is, for messages (no credentials), e.g. `redis://cache:6379/0`. */
   readonly description: string;
   /** What it is, in events and `getTokenInfo`'s `source`. @default "store" (your own engine) */
-  readonly kind?: 'memory' | 'file' | 'redis' | undefined;
+  readonly kind?: Exclude<CacheLayer, 'store'> | undefined;
   /** The stored grant of a key, if any. */
   get(key: StoreKey): Promise<StoredGrant | undefined>;
   /** Stores a grant until it expires, replacing the key's grant. */

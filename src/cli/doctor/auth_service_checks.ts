@@ -76,11 +76,11 @@ export const authServiceChecks: readonly Check[] = [
     'token endpoint',
     (authUrl) =>
       probe('check SLICER_AUTH_URL: the token endpoint is {SLICER_AUTH_URL}/oauth2/token/', async () => {
-        const started = performance.now();
+        const started = systemClock.now();
         // A GET sends nothing secret: it only shows that something answers at the documented path.
         const response = await fetch(tokenEndpoint(authUrl), { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
         await response.body?.cancel();
-        return `${tokenEndpoint(authUrl)} answers (GET → ${response.status}), ${Math.round(performance.now() - started)} ms`;
+        return `${tokenEndpoint(authUrl)} answers (GET → ${response.status}), ${Math.round(systemClock.now() - started)} ms`;
       }),
   ),
 ];

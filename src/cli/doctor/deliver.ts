@@ -28,7 +28,7 @@ export interface Delivery {
  * @param token the token to try (used as that scope's token for this one request)
  * @param transport overrides the configured transport
  * @returns the service's answer
- * @throws {InsecureAuthUrlError} `INSECURE_AUTH_URL` where the client refuses plain http; network errors as fetch throws them
+ * @throws {InsecureUrlError} `INSECURE_AUTH_URL` where the client refuses plain http; network errors as fetch throws them
  */
 export async function deliver(
   options: DoctorOptions,

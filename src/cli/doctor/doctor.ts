@@ -9,6 +9,7 @@
  * a shared store unless `--write-check` is given, no secret shown (only
  * "set, N characters").
  */
+import { systemClock } from '../../clock.ts';
 import { SERVICES } from '../../services.ts';
 import { authServiceChecks } from './auth_service_checks.ts';
 import { type Check, type DoctorContext, type DoctorOptions, type DoctorScope, fail, type Outcome, type Status } from './check.ts';
@@ -59,7 +60,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResul
   const ctx: DoctorContext = { options, config: undefined, grants: new Map(), failed: new Set() };
   const results: CheckResult[] = [];
   for (const check of doctorChecks(options.scopes ?? SERVICES.map((service) => service.name))) {
-    const started = performance.now();
+    const started = systemClock.now();
     let outcome: Outcome | undefined;
     try {
       outcome = await check.run(ctx);
@@ -68,7 +69,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResul
     }
     if (!outcome) continue;
     if (outcome.status === 'fail') ctx.failed.add(check.id);
-    results.push({ id: check.id, name: check.name, ...outcome, durationMs: Math.round(performance.now() - started) });
+    results.push({ id: check.id, name: check.name, ...outcome, durationMs: Math.round(systemClock.now() - started) });
   }
   return results;
 }

@@ -2,6 +2,7 @@
  * The doctor's service check: a scope's service accepts that scope's token; a
  * refusal is explained (transport, swapped ids or base URLs, wrong id).
  */
+import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
 import { DEFAULT_SERVICE, type Service, SERVICES } from '../../services.ts';
@@ -29,14 +30,14 @@ export function serviceCheck(service: Service): Check {
       const scopeString = `service_id=${serviceId}`;
       const token = ctx.grants.get(scopeString)?.token ?? permanent?.reveal();
       if (!token) return skip('no token to try');
-      const started = performance.now();
+      const started = systemClock.now();
       let answer;
       try {
         answer = await deliver(ctx.options, service, baseUrl, token);
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
-      const ms = Math.round(performance.now() - started);
+      const ms = Math.round(systemClock.now() - started);
       if (!answer.refused) return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
       if (config.transport === 'post' && !(await deliver(ctx.options, service, baseUrl, token, 'header')).refused) {
         return fail(`${baseUrl} refuses the token as a post argument but accepts the header`, 'set SLICER_TOKEN_TRANSPORT=header');

@@ -6,7 +6,8 @@
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
-import { processGrantResponse, sendGrantRequest } from '../../token_source.ts';
+import { processGrantResponse } from '../../grant_response.ts';
+import { sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 
@@ -44,13 +45,13 @@ export function tokenRequestCheck(service: Service): Check {
 /** One password grant and what it says. */
 async function tokenRequest(config: Config, service: Service, scope: string) {
   const credentials = config.credentials as NonNullable<Config['credentials']>;
-  const started = performance.now();
+  const started = systemClock.now();
   try {
     const response = await sendGrantRequest({ ...credentials, fetch: (i, init) => fetch(i, init), clock: systemClock, retries: 0 }, scope);
     const raw = await response.clone().text();
     const date = Date.parse(response.headers.get('date') ?? '');
     const grant = await processGrantResponse(response, scope, started, [credentials.password]);
-    const ms = Math.round(performance.now() - started);
+    const ms = Math.round(systemClock.now() - started);
     const reason = `Bearer token for ${scope}, valid ${Math.round(grant.lifetime / 1000)} s, ${ms} ms`;
     const skew = Number.isNaN(date) ? 0 : systemClock.wallNow() - date;
     let result: Outcome = ok(reason);

@@ -1,0 +1,72 @@
+/**
+ * The documented controls of contract 5.3, found by role and label only (a
+ * button, a link or a tab; the label whole, in any case), and the marking of
+ * secrets on a page so that failure screenshots mask them.
+ */
+import type { Locator, Page } from '@playwright/test';
+
+/** Marks an element as holding a secret, so failure screenshots mask it. */
+export const SECRET_ATTRIBUTE = 'data-slicer-secret';
+
+/**
+ * Marks every visible element that shows one of the values (as its text or
+ * an input's value) with {@link SECRET_ATTRIBUTE}.
+ *
+ * @param page the page
+ * @param values the secrets
+ * @returns how many elements were marked
+ */
+export async function markSecrets(page: Page, values: readonly string[]): Promise<number> {
+  if (values.length === 0) return 0;
+  // No named functions inside the callback: a TypeScript loader may wrap them in helpers the page does not have.
+  return await page.evaluate(([secrets, attribute]) => {
+    const marked = [...document.querySelectorAll('body *')].filter((element) =>
+      element.getClientRects().length > 0 &&
+      (secrets as string[]).some((secret) =>
+        (element as HTMLInputElement).value === secret ||
+        (element.children.length === 0 && (element.textContent ?? '').includes(secret))
+      )
+    );
+    for (const element of marked) element.setAttribute(attribute as string, '');
+    return marked.length;
+  }, [values, SECRET_ATTRIBUTE] as const);
+}
+
+/**
+ * Whether a created token may be on screen without being marked: "Copy token
+ * value" is shown (steps 7–8) and no element was marked secret. A failure
+ * screenshot must not be taken then: the token is in clear and not yet known.
+ *
+ * @param page the page
+ * @returns true while such a token may be visible
+ */
+export async function showsUnmarkedToken(page: Page): Promise<boolean> {
+  const copy = control(page, 'Copy token value');
+  return (await copy.isVisible().catch(() => false)) && (await page.locator(`[${SECRET_ATTRIBUTE}]`).count()) === 0;
+}
+
+/**
+ * A documented label as a pattern: the whole text, in any case, with
+ * surrounding space; for a field, also a required mark or colon after it.
+ *
+ * @param text the label as contract 5.3 writes it
+ * @param mark whether a `*` or `:` may follow (field labels)
+ * @returns the pattern
+ */
+export function labelled(text: string, mark = false): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+  return new RegExp(`^\\s*${escaped}${mark ? '\\s*[*:]?' : ''}\\s*$`, 'i');
+}
+
+/**
+ * A documented control by its label (whole, in any case), whether a button, a link or a tab; the first visible one.
+ *
+ * @param scope where to look
+ * @param name its label as documented
+ * @returns the locator
+ */
+export function control(scope: Page | Locator, name: string): Locator {
+  const options = { name: labelled(name) };
+  return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
+    .filter({ visible: true }).first();
+}

@@ -1,0 +1,88 @@
+/**
+ * Creation steps 5–8 of contract 5.3 (Name, Scope, Add, Create, "Copy token
+ * value", Done), wherever the UI shows them: a `<dialog>`, `role=dialog` or
+ * an in-page panel. The value is read through what "Copy token value" puts on
+ * the clipboard and checked against what the page displays.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { control, labelled, markSecrets } from './controls.ts';
+
+/** Words an error message uses, for a UI that shows its error as plain text. */
+const ERROR_WORDS = /incorrect|invalid|unknown|not (a )?valid|error|wrong|not found/i;
+
+/** The creation steps 5–8, wherever the UI shows them. */
+export class NewTokenDialog {
+  readonly page: Page;
+  readonly name: Locator;
+  readonly scope: Locator;
+  readonly add: Locator;
+  readonly create: Locator;
+  readonly copy: Locator;
+  readonly done: Locator;
+  readonly cancel: Locator;
+  /** A visible error: `role=alert` with text, or text that reads as an error. */
+  readonly error: Locator;
+
+  /** Told each token value as soon as it is read, before anything could report it. */
+  readonly #onSecret: (value: string) => void;
+
+  /**
+   * @param page the tokens page
+   * @param onSecret told each token value as soon as it is read
+   */
+  constructor(page: Page, onSecret: (value: string) => void = () => {}) {
+    this.page = page;
+    this.#onSecret = onSecret;
+    const field = (label: string) =>
+      page.getByLabel(labelled(label, true)).or(page.getByPlaceholder(labelled(label, true))).filter({ visible: true }).first();
+    this.name = field('Name');
+    this.scope = field('Scope');
+    this.add = control(page, 'Add');
+    this.create = control(page, 'Create');
+    this.copy = control(page, 'Copy token value');
+    this.done = control(page, 'Done');
+    this.cancel = control(page, 'Cancel');
+    this.error = page.getByRole('alert').filter({ hasText: /\S/ }).or(page.getByText(ERROR_WORDS)).filter({ visible: true }).first();
+  }
+
+  /**
+   * The entered scope as shown in the list of scopes (step 6).
+   * @param scope the scope entered
+   * @returns its visible entry
+   */
+  added(scope: string): Locator {
+    return this.page.getByText(scope, { exact: true }).filter({ visible: true }).first();
+  }
+
+  /**
+   * Steps 7–8: reads the created token through "Copy token value", checks that
+   * exactly that value is displayed, and marks the element secret.
+   *
+   * @returns the value
+   * @throws when the copied value is not what the page displays
+   */
+  async readValue(): Promise<string> {
+    await expect(this.copy, 'step 7: Create shows the token with "Copy token value"').toBeVisible();
+    // An empty clipboard first: a value left by an earlier test must not pass for this one.
+    await this.page.evaluate(() => navigator.clipboard.writeText(''));
+    await this.copy.click();
+    let value = '';
+    // Polled as a boolean: a failing poll prints what it received, and that is a token.
+    await expect.poll(async () => (value = (await this.page.evaluate(() => navigator.clipboard.readText())).trim()) !== '', {
+      message: '"Copy token value" puts the value on the clipboard',
+    }).toBe(true);
+    this.#onSecret(value);
+    const shown = await this.page.evaluate(
+      ([expected]) =>
+        [...document.querySelectorAll('body *')].some((element) =>
+          element.getClientRects().length > 0 &&
+          ((element as HTMLInputElement).value === expected ||
+            (element.children.length === 0 && element.textContent?.trim() === expected))
+        ),
+      [value],
+    );
+    if (!shown) throw new Error('Step 7/8: the value "Copy token value" copied is not the value the page displays');
+    await markSecrets(this.page, [value]);
+    return value;
+  }
+}

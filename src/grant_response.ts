@@ -1,0 +1,107 @@
+/**
+ * Processing the token endpoint's answer (contract 4.1): a redirect, a
+ * refusal with its OAuth fields (RFC 6749 §5.2), or a token response checked
+ * against the schema and turned into a {@link Grant}. Sending is
+ * `token_source.ts`; nothing downstream sees raw JSON. Messages never hold a
+ * secret: they are redacted by the known ones, and a schema failure lists
+ * paths only (valibot's own messages would quote the token).
+ */
+import * as v from 'valibot';
+import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
+import type { Grant } from './grant.ts';
+import { redact, type Secret } from './redact.ts';
+import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
+
+/** The OAuth `error` and `error_description` of an answer (RFC 6749 §5.2), redacted; empty when it has none. */
+export async function oauthFields(response: Response, secrets: readonly (string | Secret)[]) {
+  let json: unknown;
+  try {
+    json = JSON.parse(await response.text());
+  } catch {
+    return {};
+  }
+  const body = v.safeParse(OAuthErrorSchema, json);
+  if (!body.success) return {};
+  const clean = (value: string | undefined) => (value === undefined ? undefined : redact(value, secrets));
+  return { error: clean(body.output.error), error_description: clean(body.output.error_description) };
+}
+
+/**
+ * Validates a token endpoint answer and turns it into a grant.
+ *
+ * @param response the answer (2xx or 4xx)
+ * @param scope the scope that was asked for; the answer must echo it (or leave it out)
+ * @param sentAt monotonic instant the request was sent; the lifetime counts from it
+ * @param secrets values to redact from any message
+ * @returns the grant
+ * @throws {TokenEndpointRedirectError} `TOKEN_ENDPOINT_REDIRECT` for a 3xx
+ * @throws {TokenRequestRejectedError} `TOKEN_REQUEST_REJECTED` for a 4xx
+ * @throws {TokenResponseError} `TOKEN_RESPONSE_INVALID` for a 2xx that is not a valid token response
+ */
+export async function processGrantResponse(
+  response: Response,
+  scope: string,
+  sentAt: number,
+  secrets: readonly (string | Secret)[],
+): Promise<Grant> {
+  const where = `Cannot get a token for scope "${redact(scope, secrets)}"`;
+  if (response.status >= 300 && response.status < 400) {
+    // Never followed (see sendGrantRequest): the password would go wherever it points.
+    const location = response.headers.get('location');
+    const target = location ? new URL(location, response.url || 'http://invalid/') : undefined;
+    const shown = target ? `${target.origin === 'http://invalid' ? '' : target.origin}${target.pathname}` : 'nowhere';
+    throw new TokenEndpointRedirectError(
+      `${where}: the token endpoint answered ${response.status}, a redirect to ${redact(shown, secrets)}; ` +
+        'the password is sent to the configured endpoint only: check SLICER_AUTH_URL (https, exact path)',
+      // No `response` kept: its Location header may carry anything, and inspect(showHidden) would show it.
+      { status: response.status, location: target ? redact(shown, secrets) : undefined },
+    );
+  }
+  if (!response.ok) {
+    const oauth = await oauthFields(response, secrets);
+    const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+    throw new TokenRequestRejectedError(
+      `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}`,
+      { status: response.status, ...oauth, response },
+    );
+  }
+  const contentType = response.headers.get('content-type') ?? 'no content type';
+  const text = await response.text();
+  let json: unknown;
+  let parsed = true;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    parsed = false;
+  }
+
+  if (!parsed) {
+    const looksHtml = /^\s*</.test(text) || contentType.includes('html');
+    throw new TokenResponseError(
+      `${where}: the token endpoint answered ${response.status} with ${looksHtml ? 'an HTML page' : 'a body that is not JSON'} ` +
+        `(content type "${contentType}"), not a JSON token response; check SLICER_AUTH_URL`,
+    );
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new TokenResponseError(`${where}: the token response is not a JSON object`, ['(body)']);
+  }
+  const result = v.safeParse(TokenResponseSchema, json);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '(body)', message: issue.message }));
+    throw new TokenResponseError(
+      `${where}: the token response is malformed: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      problems.map((p) => p.path),
+    );
+  }
+  const grant = result.output;
+  if (grant.scope !== undefined && !grant.scope.split(/\s+/).includes(scope)) {
+    // Using a token for another service than asked is a security bug, not a nuisance. A scope left
+    // out is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
+    throw new TokenResponseError(
+      `${where}: the token response is for scope "${redact(grant.scope, [...secrets, grant.access_token])}", not the one requested`,
+      ['scope'],
+    );
+  }
+  const lifetime = grant.expires_in * 1000;
+  return { token: grant.access_token, expiresAt: sentAt + lifetime, lifetime };
+}

@@ -1,0 +1,98 @@
+/**
+ * The valibot schemas of the settings tables (`settings.ts`, `tool_settings.ts`):
+ * each takes a value's string form (environment, `.env`, or an option
+ * converted with `String()`) and normalises it. Messages are fixed text: a
+ * value may be a secret.
+ */
+import * as v from 'valibot';
+import { Secret } from './redact.ts';
+
+/** A fixed message: valibot's own would quote the value, which may be a secret. */
+export const message = (text: string) => () => text;
+
+/**
+ * An http(s) base address. Credentials, a query or a fragment are refused: fetch cannot send a URL with
+ * `user:password@`, a path is appended after the base, and whatever they hold would show wherever the URL does.
+ */
+export const httpUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.url(message('expected an http(s) URL such as https://auth.example.com')),
+  v.check((value) => /^https?:\/\//i.test(value), message('expected an http(s) URL such as https://auth.example.com')),
+  v.check(
+    (value) => !/^[a-z]+:\/\/[^/?#]*@/i.test(value),
+    message('expected a URL without "user:password@" (credentials in a URL are refused: give them as their own settings)'),
+  ),
+  v.check((value) => !/[?#]/.test(value), message('expected a base address without "?" query or "#" fragment')),
+  v.transform((value) => value.replace(/\/+$/, '')),
+);
+
+/** A Redis URL that parses as the URL standard reads it, so the password never lands in a host or path. */
+export const redisUrl = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check(
+    (value) => /^rediss?:\/\//i.test(value) && URL.canParse(value) && new URL(value).hostname !== '',
+    message(
+      'expected redis://[user:pass@]host:port/db or rediss://…, with "/", "#", "?" and "@" in the password percent-encoded (%2F, %23, %3F, %40)',
+    ),
+  ),
+  v.transform((value) => new Secret(value)),
+);
+
+/** A service identifier as it appears in `service_id=<id>` (contract 4.1). */
+export const ServiceIdSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^[^\s=&]+$/, message('expected a service identifier without spaces, "=" or "&"')),
+);
+
+/** A secret, kept exactly as given, boxed so that it never prints. */
+export const secret = v.pipe(v.string(), v.transform((value) => new Secret(value)));
+
+/** Text, trimmed. */
+export const text = v.pipe(v.string(), v.trim());
+
+/** 1/true/yes or 0/false/no, as a boolean. */
+export const flag = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.picklist(['1', 'true', 'yes', '0', 'false', 'no'], message('expected 1/true/yes or 0/false/no')),
+  v.transform((value) => ['1', 'true', 'yes'].includes(value)),
+);
+
+/** A number of seconds, 0 or more. */
+export const seconds = v.pipe(
+  v.string(),
+  v.trim(),
+  v.transform(Number),
+  v.number(message('expected a number of seconds')),
+  v.minValue(0, message('expected a number of seconds, 0 or more')),
+);
+
+/** One origin: an http(s) URL with nothing after the host and port but a final slash. */
+export const origin = v.pipe(
+  v.string(),
+  v.url(message('expected origins such as https://storage.example.com, separated by commas')),
+  v.check(
+    (value) => /^https?:\/\/[^/?#]+\/?$/i.test(value),
+    message('expected origins such as https://storage.example.com, without a path'),
+  ),
+  v.transform((value) => new URL(value).origin),
+);
+
+/** Origins separated by commas or spaces, normalised as the URL standard writes them (`https://host[:port]`). */
+export const origins = v.pipe(
+  v.string(),
+  v.transform((value) => value.split(/[\s,]+/).filter(Boolean)),
+  v.array(origin),
+);
+
+/** How a token travels: `header` or `post` (contract 5.1). */
+export const transport = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.picklist(['header', 'post'] as const, message('expected "header" or "post"')),
+);
