@@ -1,7 +1,7 @@
 /**
  * Checks the import graph of the production sources (`mod.ts`, `src/`,
  * `contract-tests/`; tests left out): no import circle, and no arrow up the
- * layers of `LAYERS`. Imports are read with the TypeScript compiler's own
+ * layers of `LAYERS` (`layers.ts`). Imports are read with the TypeScript compiler's own
  * pre-processor (TypeScript 5: TypeScript 7 has no JavaScript API), so
  * `import type`, `export … from` and dynamic `import()` all count as arrows.
  * Exit 1 with every offending arrow listed. Usage: `tsx scripts/check_imports.ts [file or folder …]`.
@@ -10,24 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import ts from 'typescript5';
-
-/**
- * The layers, lowest first: a file may import its own layer and those below.
- * A file matches the first pattern that fits its path (relative to the root).
- */
-export const LAYERS: readonly { readonly name: string; readonly files: RegExp }[] = [
-  { name: 'leaves', files: /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|request_url)\.ts$/ },
-  { name: 'settings', files: /^src\/(setting_schemas|settings|tool_settings|env|services|scope|url_policy)\.ts$/ },
-  { name: 'config', files: /^src\/(config|scope_target)\.ts$/ },
-  { name: 'stores and token source', files: /^src\/(stores\/[^/]+|token_source|grant_response)\.ts$/ },
-  { name: 'token cache', files: /^src\/(shared_grants|token_cache)\.ts$/ },
-  { name: 'request engine', files: /^src\/(request_engine|request_wire|authed_fetch)\.ts$/ },
-  { name: 'telemetry', files: /^src\/(telemetry|otel)\.ts$/ },
-  { name: 'client', files: /^src\/(client|client_types|default_client)\.ts$|^mod\.ts$/ },
-  { name: 'sandbox', files: /^src\/sandbox\// },
-  { name: 'auth UI page objects', files: /^src\/auth_ui\// },
-  { name: 'CLI, suite and test helpers', files: /^src\/(cli\.ts|cli\/|testing\/|package_info\.ts)|^contract-tests\// },
-];
+import { LAYERS } from './layers.ts';
 
 /** Imports the sandbox may not make although they point down: it never uses the client. */
 const SANDBOX_MAY_NOT =
