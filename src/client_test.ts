@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import { HTTPError } from 'ky';
 import { ErrorCode, isAuthError } from './errors.ts';
@@ -11,6 +11,11 @@ before(async () => {
   h = await startHarness();
 });
 after(() => h.close());
+// Every test starts from a fresh sandbox: no token, fault, violation or count left by another.
+beforeEach(() => {
+  h.sandbox.store.reset();
+  h.warnings.length = 0;
+});
 
 interface Echo {
   status: string;
@@ -181,24 +186,24 @@ describe('tokens and requests against the sandbox', () => {
 
 describe('a service answering 403 or slowly', () => {
   let server: Listening;
+  /** Requests that reached /forbidden in the current test. */
   let seen = 0;
+  beforeEach(() => {
+    seen = 0;
+  });
   before(async () => {
     const app = new Hono();
     app.all('/forbidden', (c) => {
       seen++;
       return c.json({ status: 'access_error', reason: 'forbidden' }, 403);
     });
-    app.all('/slow', async (c) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return c.json({});
-    });
+    app.all('/slow', () => new Promise<Response>(() => {})); // never answers: any timeout ends it, however loaded the machine
     app.all('/boom', (c) => c.json({ status: 'internal_error' }, 500));
     server = await listen(app.fetch);
   });
   after(() => server.close());
 
   test('a 403 is not a reason to refresh', async () => {
-    h.sandbox.store.reset();
     const client = h.client({ baseUrl: server.origin });
     await assert.rejects(
       client.authedFetch.post('forbidden'),
@@ -214,7 +219,7 @@ describe('a service answering 403 or slowly', () => {
     const { inspect } = await import('node:util');
     for (
       const call of [
-        () => client.authedFetch('slow', { timeout: 50, retry: 0 }), // the token set in place on ky's request (GET)
+        () => client.authedFetch('slow', { timeout: 50, retry: 0 }), // ky's TimeoutError keeps its request
         () => client.authedFetch('forbidden'), // the same, with options made once
         () => client.authedFetch.post('boom'),
       ]

@@ -15,7 +15,7 @@ import { ENV_KEYS, type EnvKey, FORMER_NAMES } from './settings.ts';
 /** The runtime's `process` (Node, Bun, Deno 2), not imported: `node:process` as a module costs ~1.5 ms at start-up. */
 const process = globalThis.process;
 
-/** The variable that names an explicit env file (read from the real environment only). */
+/** The variable that names an explicit env file (read from the environment given, never from a file). */
 export const ENV_FILE_KEY = 'SLICER_ENV_FILE';
 
 /** Where a setting's value came from. */
@@ -121,7 +121,7 @@ export function readEnv<K extends string = EnvKey>(
   keys: readonly K[] = ENV_KEYS as readonly string[] as K[],
 ): Partial<Record<K, Found>> {
   const real = options.env ?? process.env;
-  const named = options.envFile ?? (options.env ? undefined : lookup(process.env, ENV_FILE_KEY)?.trim() || undefined);
+  const named = options.envFile ?? (lookup(real, ENV_FILE_KEY)?.trim() || undefined);
   const path = named === false ? undefined : named ?? '.env';
   const file = path === undefined ? {} : readEnvFile(path, named !== undefined);
   const values: Partial<Record<K, Found>> = {};

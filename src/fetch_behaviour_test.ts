@@ -20,7 +20,8 @@ before(async () => {
   // A service of its own origin: redirects within it and away from it, and a record of what reached it.
   const app = new Hono();
   app.get('/svc/hop', (c) => c.redirect('/svc/land', 307));
-  app.get('/svc/away', (c) => c.redirect(`${h.sandbox.env.SLICER_BASE_URL}/stolen`, 302));
+  // Another origin (localhost is not 127.0.0.1) served by this same recording server: a followed redirect would show in `seen`.
+  app.get('/svc/away', (c) => c.redirect(`${relay.origin.replace('127.0.0.1', 'localhost')}/stolen`, 302));
   app.all('*', (c) => {
     seen.push({ path: c.req.path, authorization: c.req.header('authorization') ?? null });
     return c.json({ path: c.req.path });

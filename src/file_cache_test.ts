@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import {
   chmodSync,
@@ -77,7 +78,8 @@ describe('token cache shared across processes', () => {
   });
 
   test('a lock left by a crashed process does not keep others waiting', async () => {
-    writeFileSync(`${file}.lock`, '999999'); // no such process
+    // The pid of a process that has exited: spawnSync returns once it is gone.
+    writeFileSync(`${file}.lock`, String(spawnSync(process.execPath, ['-e', '']).pid));
     const started = performance.now();
     const run = await worker();
     assert.equal(run.code, 0, run.err);

@@ -158,8 +158,16 @@ describe('origin binding', () => {
       /SLICER_ALLOWED_ORIGINS: expected origins such as https:\/\/storage\.example\.com, without a path/,
     );
     assert.throws(() => recordingClient({ allowedOrigins: 'storage' }), /SLICER_ALLOWED_ORIGINS: expected origins/);
-    const { client } = recordingClient({ allowedOrigins: 'HTTPS://Storage.Example:443/' });
-    assert.ok(client);
+  });
+
+  test('a listed origin is normalised: written in another case, with its default port and a final slash, it still receives the token', async () => {
+    const { client, sent } = recordingClient({ allowedOrigins: 'HTTPS://Storage.Example:443/' });
+    await client.tokenFetch(`${LISTED}/bucket/part.stl`, { scope: 'slicer' });
+    await client.tokenFetch('https://storage.example:444/bucket/part.stl', { scope: 'slicer' });
+    assert.deepEqual(sent.map((r) => [r.url, r.authorization?.startsWith('Bearer ') ?? false]), [
+      [`${LISTED}/bucket/part.stl`, true],
+      ['https://storage.example:444/bucket/part.stl', false],
+    ]);
   });
 });
 

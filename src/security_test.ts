@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { HTTPError } from 'ky';
 import { ErrorCode, isAuthError, type TokenEndpointRedirectError } from './errors.ts';
 import { redact } from './redact.ts';
@@ -15,6 +15,11 @@ before(async () => {
   h = await startHarness();
 });
 after(() => h.close());
+// Every test starts from a fresh sandbox: no token, fault, violation or count left by another.
+beforeEach(() => {
+  h.sandbox.store.reset();
+  h.warnings.length = 0;
+});
 
 /** A loopback server run by the test; records what it was sent. */
 async function server(handle: (request: IncomingMessage, response: ServerResponse, body: string) => void) {
@@ -136,10 +141,12 @@ describe('redaction', () => {
   });
 
   test('a locked account (429 with invalid_grant after retries) is TOKEN_REQUEST_REJECTED keeping the OAuth error', async () => {
-    h.sandbox.store.addFault({ status: 429, body: JSON.stringify({ error: 'invalid_grant', error_description: 'locked' }), times: 3 });
+    // One fault per attempt: the first try and its one retry.
+    h.sandbox.store.addFault({ status: 429, body: JSON.stringify({ error: 'invalid_grant', error_description: 'locked' }), times: 2 });
     const error = await h.client({ tokenRetries: 1 }).getToken().catch((e: unknown) => e);
     assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED);
     assert.equal((error as { error?: string }).error, 'invalid_grant');
+    assert.equal(h.sandbox.store.takeFault(), undefined, 'both faults were used: the 429 was retried once');
   });
 });
 

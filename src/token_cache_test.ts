@@ -67,8 +67,7 @@ describe('token cache', () => {
     assert.equal(s.calls(), 1);
     s.at(3350); // 250 s left: early in the margin
     assert.equal(await s.get('s'), first, 'callers get the still-valid token');
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await s.cache.settled();
     assert.equal(s.calls(), 2, 'one background refresh ran');
     assert.notEqual(await s.get('s'), first);
   });
@@ -102,7 +101,7 @@ describe('token cache', () => {
     await early.get('s');
     early.at(3275); // 325 s left: inside margin × 1.1 (330 s), outside 300 s
     await early.get('s');
-    await new Promise((resolve) => setImmediate(resolve));
+    await early.cache.settled();
     assert.equal(early.calls(), 2);
     const late = setup(3600, { random: () => 0 });
     await late.get('s');
@@ -226,18 +225,25 @@ describe('token cache', () => {
     );
   });
 
-  test('events: a memory hit is token.cached, a refresh in the margin or for minValidity is token.refresh with the margin', async () => {
+  test('events: a memory hit is token.cached; a refresh for minValidity and one in the margin are token.refresh with the margin applied', async () => {
     const s = setup(3600);
     await s.get('s');
     assert.equal(s.events.length, 0, 'a first token is a request, not a refresh');
     await s.get('s');
-    s.at(3350); // in the margin: a background refresh
-    await s.get('s');
-    s.at(3360);
+    s.at(1000); // 2,600 s left, less than the 3,000 asked for
     await s.get('s', { minValidity: 3000 });
-    const refreshes = s.events.filter((e) => e.type === 'token.refresh');
-    assert.deepEqual(refreshes[0], { type: 'token.refresh', scope: 's', reason: 'margin', remainingMs: 250_000, marginMs: 300_000 });
-    assert.ok(s.events.some((e) => e.type === 'token.cached' && e.layer === 'memory'));
+    s.at(1000 + 3350); // 250 s left of the new token: in its margin, a background refresh
+    await s.get('s');
+    await s.cache.settled();
+    assert.deepEqual(s.events.filter((e) => e.type === 'token.refresh'), [
+      { type: 'token.refresh', scope: 's', reason: 'min-validity', remainingMs: 2_600_000, marginMs: 300_000 },
+      { type: 'token.refresh', scope: 's', reason: 'margin', remainingMs: 250_000, marginMs: 300_000 },
+    ]);
+    assert.deepEqual(s.events.filter((e) => e.type === 'token.cached'), [
+      { type: 'token.cached', scope: 's', layer: 'memory' },
+      { type: 'token.cached', scope: 's', layer: 'memory' },
+    ], 'the second get and the one early in the margin');
+    assert.equal(s.calls(), 3);
   });
 
   test('peek hands out the token early in the margin and starts one background refresh; past the midpoint it leaves it to get', async () => {
@@ -250,8 +256,7 @@ describe('token cache', () => {
     assert.equal(s.cache.peek('s'), first);
     assert.equal(s.cache.peek('s'), first);
     assert.equal(s.calls(), 2, 'one background refresh for both');
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await s.cache.settled();
     assert.notEqual(s.cache.peek('s'), first, 'the new token once it came');
     s.at(3350 + 3600 - 100); // 100 s left of the new token: past the midpoint of its margin
     assert.equal(s.cache.peek('s'), undefined);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { ErrorCode, isAuthError, TokenRequestRejectedError, type TokenResponseError } from './errors.ts';
+import { parseConfig } from './config.ts';
 import { processGrantResponse } from './grant_response.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 import { eventually } from './testing/eventually.ts';
@@ -38,9 +39,13 @@ describe('token endpoint (contract 4.1)', () => {
     assert.notEqual(await client.getToken(), token, '120 s token refreshed within its last 60 s: the lifetime was not assumed to be 3600');
   });
 
-  test('a 500 is retried and then succeeds', async () => {
+  test('a 500 is retried and then succeeds: two attempts reach the endpoint', async () => {
     fault({ status: 500, body: '{}' });
-    assert.ok(await h.client().getToken());
+    let attempts = 0;
+    const counted = (input: string | URL | Request, init?: RequestInit) => (attempts++, fetch(input, init));
+    assert.ok(await h.client({ fetch: counted }).getToken());
+    assert.equal(attempts, 2, 'the 500, then the retry');
+    assert.equal(h.issued(), 1);
   });
 
   test('a persistent 500 is TOKEN_ENDPOINT_UNAVAILABLE after bounded retries', async () => {
@@ -50,11 +55,14 @@ describe('token endpoint (contract 4.1)', () => {
     assert.match(error.message, /500/);
   });
 
-  test('a 503 with Retry-After is honoured', async () => {
-    fault({ status: 503, body: '', headers: { 'retry-after': '1' } });
-    const started = performance.now();
-    assert.ok(await h.client().getToken());
-    assert.ok(performance.now() - started >= 950, 'waited for Retry-After');
+  test('a 503 with Retry-After is honoured: the retry comes no sooner than asked', async () => {
+    // A lower bound on ky's own timer (it takes no injected clock): a loaded machine only makes the wait longer.
+    const sent: number[] = [];
+    const stamped = (input: string | URL | Request, init?: RequestInit) => (sent.push(performance.now()), fetch(input, init));
+    fault({ status: 503, body: '', headers: { 'retry-after': '0.2' } });
+    assert.ok(await h.client({ fetch: stamped }).getToken());
+    assert.equal(sent.length, 2, 'the 503, then the retry');
+    assert.ok((sent[1] as number) - (sent[0] as number) >= 190, `retried after ${(sent[1] as number) - (sent[0] as number)} ms`);
   });
 
   test('a timeout is retried, then TOKEN_ENDPOINT_UNAVAILABLE', async () => {
@@ -129,23 +137,31 @@ describe('secrets never leak', () => {
     assert.ok(!shown(unreachable).includes(password));
   });
 
-  test('in the client object and its configuration', async () => {
+  test('in the configuration a client holds, and in the client', async () => {
+    const config = parseConfig(h.sandbox.env, { password, staticToken: token });
     const client = h.client({ password, staticToken: token });
-    assert.ok(!inspect(client, { depth: Number.POSITIVE_INFINITY, showHidden: true }).includes(password));
+    for (const value of [config, client]) {
+      const shownValue = [inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }), JSON.stringify(value)].join('\n');
+      assert.ok(!shownValue.includes(password) && !shownValue.includes(token), shownValue);
+    }
+    assert.match(inspect(config), /password: \[redacted\]/, 'the password is there, boxed');
+    assert.equal(config.password?.reveal(), password);
   });
 
   test('in warnings', async () => {
     h.sandbox.store.setLifetime(60);
     const client = h.client({ tokenRetries: 0 });
     const token = await client.getToken();
-    h.sandbox.store.addFault({ status: 500, body: 'x', times: 10 });
+    // The failing answer echoes the password and the token, as a careless server might.
+    h.sandbox.store.addFault({ status: 500, body: `${h.sandbox.env.SLICER_PASSWORD} ${token}`, times: 1 });
     h.advance(40); // early in the 30 s margin: a background refresh runs, fails and is logged
     assert.equal(await client.getToken(), token);
     await eventually(
       () => h.warnings.some((w) => /Background token refresh .* failed \(TOKEN_ENDPOINT_UNAVAILABLE\)/.test(w)),
       'the warning',
     );
-    assert.ok(!h.warnings.join('\n').includes(h.sandbox.env.SLICER_PASSWORD));
+    const warned = h.warnings.join('\n');
+    assert.ok(!warned.includes(h.sandbox.env.SLICER_PASSWORD) && !warned.includes(token), warned);
   });
 });
 

@@ -4,22 +4,21 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAuthClient } from '../client.ts';
-import { parseScope } from '../scope.ts';
-import type { AuthedFetchOptions } from '../authed_fetch.ts';
-import { EXIT, type Io, UsageError } from './usage.ts';
+import { createAuthClient, type TokenFetchInit } from '../client.ts';
+import { clientContext, EXIT, type Io, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const CALL_HELP = `Usage: slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope slicer|predict]
 
-Makes an authenticated request and prints the status and the answer.
-<path> is relative to SLICER_BASE_URL (SLICER_PREDICT_BASE_URL with --scope predict), or absolute.
+Makes an authenticated request and prints the status and the answer, as tokenFetch sends it.
+<path> is relative to SLICER_BASE_URL (SLICER_PREDICT_BASE_URL with --scope predict), or absolute: then the
+scope is the service whose base URL it is under, unless --scope says otherwise.
 
   --json BODY     send BODY (JSON text) as application/json
   --form k=v      add a form field (repeatable); sent as application/x-www-form-urlencoded
   --form k=@path  upload a file (curl's convention); with any file the form is sent
                   as multipart/form-data
-  --scope S       which service (default slicer)
+  --scope S       which service (default: by the URL, else slicer)
 
 Exit code 1 when the service answers with an error status.`;
 
@@ -29,7 +28,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 export const CALL_OPTIONS = {
   json: { type: 'string' },
   form: { type: 'string', multiple: true },
-  scope: { type: 'string', default: 'slicer' },
+  scope: { type: 'string' },
 } as const;
 
 /**
@@ -72,22 +71,18 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   if (!method || !path || extra.length > 0) throw new UsageError('Give exactly a METHOD and a path');
   if (!METHODS.includes(method.toUpperCase())) throw new UsageError(`Unknown method "${method}": use one of ${METHODS.join(', ')}`);
   if (values.json !== undefined && values.form !== undefined) throw new UsageError('Use --json or --form, not both');
-  const options: AuthedFetchOptions = {
-    method: method.toUpperCase(),
-    scope: parseScope(values.scope),
-    throwHttpErrors: false,
-    retry: 0,
-  };
+  const init: TokenFetchInit = { method: method.toUpperCase(), ...(values.scope === undefined ? {} : { scope: scopeFlag(values.scope) }) };
   if (values.json !== undefined) {
     try {
-      options.json = JSON.parse(values.json);
+      JSON.parse(values.json);
     } catch {
       throw new UsageError('--json must be valid JSON text');
     }
+    Object.assign(init, { body: values.json, headers: { 'content-type': 'application/json' } });
   }
-  if (values.form) options.body = formBody(values.form);
-  // throwHttpErrors is off: an error status is printed, not thrown.
-  const response = await createAuthClient().authedFetch(path, options);
+  if (values.form) init.body = formBody(values.form);
+  // tokenFetch's answer for any status: an error status is printed, not thrown.
+  const response = await createAuthClient(clientContext(io)).tokenFetch(path, init);
   io.err(`${response.status} ${response.statusText}`);
   const text = await response.text();
   if (text) io.out(text);

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Finished, ROOT, runTs } from '../testing/processes.ts';
+import { main } from './main.ts';
+import type { Io } from './usage.ts';
 import { runTokenName } from '../auth_ui/run_tokens.ts';
 import { listen } from '../sandbox/serve.ts';
 import { eventually } from '../testing/eventually.ts';
@@ -16,9 +18,20 @@ before(async () => {
 });
 after(() => h.close());
 
-/** Runs the CLI as a user would, with the sandbox configured (plus `env`). */
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Finished> {
-  return runTs(['src/cli.ts', ...args], { PATH: process.env.PATH, HOME: process.env.HOME, ...h.sandbox.env, ...env }, 90_000);
+/**
+ * Runs the CLI in this process through `main(argv, io)`, with the sandbox configured (plus `env`): what it
+ * prints, and its exit code. (The sandbox command and `npm start` keep a spawned test each, below.)
+ */
+async function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Pick<Finished, 'code' | 'out' | 'err'>> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: Io = {
+    out: (line) => out.push(`${line}\n`),
+    err: (line) => err.push(`${line}\n`),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...h.sandbox.env, ...env },
+  };
+  const code = await main(args, io);
+  return { code, out: out.join(''), err: err.join('') };
 }
 
 describe('CLI: help, usage errors, exit codes', () => {
@@ -50,6 +63,10 @@ describe('CLI: help, usage errors, exit codes', () => {
       [['permanent', 'revoke', '--name', 'x', '--max-age', '1h'], /--max-age goes with --run/],
       [['permanent', 'list', '--name', 'x'], /takes no --name/],
       [['sandbox', '--port', 'abc'], /--port must be a port number/],
+      [['token', '--scope', 'slicr'], /--scope takes "slicer", "predict" or "service_id=<id>", got "slicr" \(did you mean "slicer"\?\)/],
+      [['call', 'GET', 'x', '--scope', 'nope'], /--scope takes "slicer", "predict" or "service_id=<id>", got "nope"/],
+      [['tokn'], /Unknown command "tokn": did you mean "token"\?/],
+      [['token', '--jsn'], /Unknown option '--jsn'.* \(did you mean "--json"\?\)/],
     ];
     for (const [args, message] of cases) {
       const run = await cli(args);
@@ -70,11 +87,10 @@ describe('CLI: help, usage errors, exit codes', () => {
   });
 
   test('with nothing configured, a configuration error also says how to try the embedded sandbox; with something set, it does not', async () => {
-    const nothing = await runTs(
-      ['src/cli.ts', 'token'],
-      { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_ENV_FILE: '/dev/null' },
-      60_000,
-    );
+    const nothing = await cli(['token'], {
+      ...Object.fromEntries(Object.keys(h.sandbox.env).map((key) => [key, undefined])),
+      SLICER_ENV_FILE: '/dev/null',
+    });
     assert.equal(nothing.code, 3, nothing.err);
     assert.match(nothing.err, /SLICER_AUTH_URL: missing/);
     assert.match(nothing.err, /^Nothing is configured: set SLICER_AUTH_URL, .*run "npx slicer-auth demo", or "npx slicer-auth sandbox"/m);
@@ -190,6 +206,16 @@ describe('CLI: token and call against the sandbox', () => {
     } finally {
       await other.close();
     }
+  });
+
+  test('call chooses the scope by the URL, as tokenFetch does; --scope overrides it', async () => {
+    const predictUrl = `${h.sandbox.env.SLICER_PREDICT_BASE_URL}/forecast`;
+    const byUrl = await cli(['call', 'GET', predictUrl]);
+    assert.equal(byUrl.code, 0, byUrl.err);
+    assert.equal((JSON.parse(byUrl.out) as { service: string }).service, 'predict', 'the prediction token for the prediction service');
+    const forced = await cli(['call', 'GET', predictUrl, '--scope', 'slicer']);
+    assert.equal(forced.code, 1, 'a slicing token is refused by the prediction service');
+    assert.match(forced.err, /^401/);
   });
 
   test('call exits 1 when the service refuses', async () => {

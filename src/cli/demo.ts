@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { type AuthClientOptions, createAuthClient } from '../client.ts';
 import { readEnv } from '../env.ts';
 import { type Sandbox, startSandbox } from '../sandbox/mod.ts';
-import type { Io } from './usage.ts';
+import { clientContext, type Io } from './usage.ts';
 
 interface Echo {
   status: string;
@@ -29,10 +29,10 @@ function fingerprint(token: string): string {
  * @returns the exit code
  */
 export async function demo(io: Io): Promise<number> {
-  const configured = readEnv();
+  const configured = readEnv({ env: io.env });
   let sandbox: Sandbox | undefined;
   let offsetMs = 0;
-  const options: AuthClientOptions = { now: () => systemClock.now() + offsetMs };
+  const options: AuthClientOptions = { ...clientContext(io), now: () => systemClock.now() + offsetMs };
   if (!configured.SLICER_AUTH_URL && !configured.SLICER_STATIC_TOKEN) {
     sandbox = await startSandbox({ testMode: true });
     io.out(`No SLICER_AUTH_URL configured: started the embedded sandbox at ${sandbox.env.SLICER_AUTH_URL}`);

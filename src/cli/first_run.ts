@@ -13,12 +13,13 @@ export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSW
 /**
  * Whether no SLICER_* setting is set, neither in the environment nor in the env file.
  *
+ * @param env the environment to look in (then its env file)
  * @param found what `readEnv` found, when the caller read it already; else read here
  * @returns true on a first run; false when something is set or the env file cannot be read
  */
-export function nothingConfigured(found?: object): boolean {
+export function nothingConfigured(env?: Readonly<Record<string, string | undefined>>, found?: object): boolean {
   try {
-    return Object.keys(found ?? readEnv()).length === 0;
+    return Object.keys(found ?? readEnv({ env })).length === 0;
   } catch {
     return false; // an explicit env file that cannot be read: its own error says so
   }

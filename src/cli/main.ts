@@ -6,7 +6,7 @@ import { packageVersion } from '../package_info.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
 import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
-import { EXIT, type Io, UsageError } from './usage.ts';
+import { closest, EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help. */
 export const HELP = `Usage: slicer-auth <command> [options]
@@ -38,6 +38,15 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
+/** For an unknown option, the command's option it was probably meant to be. */
+function optionHint(error: Error, command: Command): string {
+  const unknown = (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    ? /'--?([\w-]+)'/.exec(error.message)?.[1]
+    : undefined;
+  const suggestion = unknown === undefined ? undefined : closest(unknown, [...command.options]);
+  return suggestion ? ` (did you mean "--${suggestion}"?)` : '';
+}
+
 /**
  * Runs one command line.
  *
@@ -57,7 +66,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    io.err(`Unknown command "${name}".\n\n${HELP}`);
+    const suggestion = closest(name, Object.keys(COMMANDS));
+    io.err(`Unknown command "${name}"${suggestion ? `: did you mean "${suggestion}"?` : '.'}\n\n${HELP}`);
     return EXIT.USAGE;
   }
   if (args.includes('--help') || args.includes('-h')) {
@@ -69,12 +79,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     // node:util parseArgs signals a wrong command line with ERR_PARSE_ARGS_* codes.
     if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
-      io.err(`${(error as Error).message}\n\n${command.help}`);
+      io.err(`${(error as Error).message}${optionHint(error as Error, command)}\n\n${command.help}`);
       return EXIT.USAGE;
     }
     if (isAuthError(error)) {
       io.err(`${error.message} [${error.code}]`);
-      if (error.code === ErrorCode.CONFIG_INVALID && nothingConfigured()) io.err(`Nothing is configured: ${FIRST_RUN_FIX}.`);
+      if (error.code === ErrorCode.CONFIG_INVALID && nothingConfigured(io.env)) io.err(`Nothing is configured: ${FIRST_RUN_FIX}.`);
       return error.code === ErrorCode.CONFIG_INVALID || error.code === ErrorCode.INSECURE_AUTH_URL ? EXIT.CONFIG : EXIT.FAILED;
     }
     io.err(`Failed: ${(error as Error).message ?? String(error)}`);

@@ -80,7 +80,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
   }
 
   const needs = { scope: null, authUrl: true } as const;
-  const config = parseConfig(readEnv(), {}, needs);
+  const config = parseConfig(readEnv({ env: io.env }), {}, needs);
   requireSettings(config, needs, `run "permanent ${action}"`);
   const authUrl = config.authUrl as string; // requireSettings checked it
   const scopes = (values.scope ?? []).map((scope) => {
@@ -88,7 +88,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
     if (scope === 'slicer' || scope === 'predict') requireSettings(config, { scope }, `use --scope ${scope}`);
     return id;
   });
-  const storageState = readToolSettings().uiStorageState;
+  const storageState = readToolSettings({ env: io.env }).uiStorageState;
   const login = config.username && config.password ? { username: config.username, password: config.password.reveal() } : undefined;
 
   const [{ chromium }, { chromiumLaunchOptions }, { TokensPage }] = await Promise.all([

@@ -76,7 +76,7 @@ export async function sandboxCommand(args: string[], io: Io): Promise<number> {
   if (![0, 1, 2, 3].includes(uiVariant)) throw new UsageError(`--ui-variant takes 0, 1, 2 or 3, got "${values['ui-variant']}"`);
   if (uiVariant && !values['test-mode']) throw new UsageError('--ui-variant needs --test-mode');
   const sandbox = await startSandbox({
-    ...sandboxOptionsFromEnv(process.env),
+    ...sandboxOptionsFromEnv(io.env ?? process.env),
     port,
     testMode: values['test-mode'] ?? false,
     uiVariant: uiVariant as UiVariant,

@@ -3,8 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
-import { parseScope } from '../scope.ts';
-import { type Io, UsageError } from './usage.ts';
+import { clientContext, type Io, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const TOKEN_HELP = `Usage: slicer-auth token [--scope slicer|predict|service_id=<id>] [--json] [--min-validity SECONDS]
@@ -39,7 +38,7 @@ export async function tokenCommand(args: string[], io: Io): Promise<number> {
   });
   const minValidity = values['min-validity'] === undefined ? undefined : Number(values['min-validity']);
   if (minValidity !== undefined && !(minValidity >= 0)) throw new UsageError('--min-validity takes a number of seconds');
-  const info = await createAuthClient().getTokenInfo(parseScope(values.scope), { minValidity });
+  const info = await createAuthClient(clientContext(io)).getTokenInfo(scopeFlag(values.scope), { minValidity });
   io.out(values.json ? JSON.stringify(info) : info.token);
   return 0;
 }

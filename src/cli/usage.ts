@@ -1,6 +1,8 @@
 /**
- * Usage errors and exit codes of the CLI.
+ * Usage errors, exit codes and the context of the CLI's commands.
  */
+import { parseScope, SCOPE_FORMS, type ScopeInput } from '../scope.ts';
+import { SERVICES } from '../services.ts';
 
 /** Exit codes: documented in the README and in `--help`. */
 export const EXIT = {
@@ -22,14 +24,69 @@ export class UsageError extends Error {
   }
 }
 
-/** Output streams of a command, injectable for tests. */
+/** What a command works with: its output streams and the environment it reads its settings from; injectable for tests. */
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /**
+   * The variables the command reads its settings from (then `.env`, or the file `SLICER_ENV_FILE` names in them).
+   * @default process.env
+   */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
-/** The process's streams. */
+/** The process's streams and environment. */
 export const processIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
+
+/**
+ * What a command's client reads and where it logs: the command's environment, and its standard error.
+ *
+ * @param io the command's context
+ * @returns client options
+ */
+export function clientContext(io: Io): { env: Io['env']; logger: { warn(message: string): void } } {
+  return { env: io.env, logger: { warn: (message) => io.err(`[slicer-auth] ${message}`) } };
+}
+
+/**
+ * The closest of some names to a word mistyped, for "did you mean".
+ *
+ * @param word what was typed
+ * @param names what it could have been
+ * @returns the closest name within two edits (or one that starts with the word), else undefined
+ */
+export function closest(word: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) {
+        next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+      row = next;
+    }
+    return row[b.length] as number;
+  };
+  const ranked = names.map((name) => ({ name, d: name.startsWith(word) && word.length >= 2 ? 0.5 : distance(word, name) }))
+    .sort((a, b) => a.d - b.d);
+  return ranked[0] && ranked[0].d <= 2 ? ranked[0].name : undefined;
+}
+
+/**
+ * A `--scope` value: a service's name or `service_id=<id>`.
+ *
+ * @param value what was given
+ * @returns the scope
+ * @throws {UsageError} naming the accepted values
+ */
+export function scopeFlag(value: string): ScopeInput {
+  try {
+    return parseScope(value);
+  } catch {
+    const suggestion = closest(value, SERVICES.map((s) => s.name));
+    throw new UsageError(`--scope takes ${SCOPE_FORMS}, got "${value}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`);
+  }
+}

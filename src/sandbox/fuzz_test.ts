@@ -136,7 +136,7 @@ test('thousands of random requests to every route: no 5xx, no crash, a well-form
       }
     }),
   );
-  assert.ok(count > total * 0.9, `only ${count} answers`);
+  assert.equal(count, total, 'every request got a well-formed answer');
   const alive = await fetch(`${sb.env.SLICER_AUTH_URL}/oauth2/token/`, {
     method: 'POST',
     body: new URLSearchParams({ grant_type: 'password', username: 'x', password: 'y', scope: 'service_id=sandbox-slicer' }),

@@ -16,8 +16,9 @@ test('200 concurrent clients get tokens and call both services; expired tokens a
       Array.from({ length: 200 }, async () => {
         const client = h.client();
         const [slicer, predict] = await Promise.all([
-          client.authedFetch.post('load', { json: { round } }).json<{ status: string }>(),
-          client.authedFetch('load', { scope: 'predict' }).json<{ status: string }>(),
+          // No ky timeout: 400 requests at once on a loaded machine may take longer than its 10 s default.
+          client.authedFetch.post('load', { json: { round }, timeout: false }).json<{ status: string }>(),
+          client.authedFetch('load', { scope: 'predict', timeout: false }).json<{ status: string }>(),
         ]);
         return [slicer.status, predict.status];
       }),

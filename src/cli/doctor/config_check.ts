@@ -12,7 +12,7 @@ export const configurationCheck: Check = {
   name: 'configuration',
   run(ctx) {
     const values = readEnv(ctx.options);
-    if (!ctx.options.env && nothingConfigured(values)) {
+    if (nothingConfigured(ctx.options.env, values)) {
       return fail('nothing is configured (no SLICER_* variable in the environment or .env)', FIRST_RUN_FIX);
     }
     try {
