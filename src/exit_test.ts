@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { runTs } from './testing/processes.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
@@ -8,6 +8,7 @@ before(async () => {
   h = await startHarness();
 });
 after(() => h.close());
+beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
 
 const modUrl = new URL('../mod.ts', import.meta.url).href;
 

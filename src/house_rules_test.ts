@@ -35,3 +35,15 @@ test('no production file over 300 lines', () => {
     .filter(([, lines]) => lines > 301); // 300 lines and the final newline
   assert.deepEqual(long, []);
 });
+
+test('every test file that shares one sandbox across its tests resets it before each test', () => {
+  const tests = ['src', 'scripts', 'contract-tests'].flatMap((dir) =>
+    (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('_test.ts')).map((f) => join(dir, f))
+  );
+  const shared = tests.filter((file) =>
+    /\bbefore\(async \(\) => \{[^}]*start(Harness|Sandbox)\(/.test(readFileSync(join(ROOT, file), 'utf8'))
+  );
+  assert.ok(shared.length >= 10, `${shared.length} files share a sandbox`);
+  const unreset = shared.filter((file) => !/beforeEach\([\s\S]{0,200}store\.reset\(\)/.test(readFileSync(join(ROOT, file), 'utf8')));
+  assert.deepEqual(unreset, []);
+});

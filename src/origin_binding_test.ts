@@ -6,7 +6,7 @@
  * an end-to-end check against real loopback servers.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { Hono } from 'hono';
 import { type AuthClientOptions, createAuthClient } from './client.ts';
@@ -184,6 +184,7 @@ describe('origin binding against real loopback servers', () => {
     });
     other = await listen(app.fetch);
   });
+  beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
   after(async () => {
     await other.close();
     await h.close();

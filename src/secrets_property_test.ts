@@ -4,7 +4,7 @@
  * shows either of them in any encoded form.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { isAuthError } from './errors.ts';
@@ -17,6 +17,7 @@ before(async () => {
   h = await startHarness();
 });
 after(() => h.close());
+beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
 
 const alphabet = Array.from('aZ09.*+?^$()[]{}|\\/&%= #"\'<>éß€漢😀-_~:;,');
 /** Long enough, and prefixed, that it cannot turn up by chance in a message. */

@@ -3,7 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { type Finished, ROOT, runTs } from '../testing/processes.ts';
 import { main } from './main.ts';
 import type { Io } from './usage.ts';
@@ -17,6 +17,7 @@ before(async () => {
   h = await startHarness();
 });
 after(() => h.close());
+beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
 
 /**
  * Runs the CLI in this process through `main(argv, io)`, with the sandbox configured (plus `env`): what it

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { type Sandbox, startSandbox } from './mod.ts';
 
 let sb: Sandbox;
@@ -7,6 +7,7 @@ before(async () => {
   sb = await startSandbox({ testMode: true });
 });
 after(() => sb.close());
+beforeEach(() => sb.store.reset()); // every test starts from a fresh sandbox
 
 /** mulberry32: a small seeded generator, so a failure can be replayed with its seed. */
 function generator(seed: number) {

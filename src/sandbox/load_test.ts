@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 
 let h: Harness;
@@ -7,6 +7,7 @@ before(async () => {
   h = await startHarness();
 });
 after(() => h.close());
+beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
 
 test('200 concurrent clients get tokens and call both services; expired tokens are purged', async () => {
   const rounds = 3;
