@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { ErrorCode, isAuthError } from './errors.ts';
 import { createMemoryStore } from './stores/memory.ts';
@@ -25,6 +25,7 @@ after(async () => {
   await redis?.stop();
   await h.close();
 });
+beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
 
 const closedError = (error: unknown) => isAuthError(error) && error.code === ErrorCode.CLIENT_CLOSED;
 
@@ -32,7 +33,6 @@ describe('invalidate forgets everywhere', () => {
   for (const kind of ['file', 'redis'] as const) {
     test(`two processes on one ${kind} store: after invalidate in one, both get a new token, with exactly one request`, async (t) => {
       if (kind === 'redis' && !redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
-      h.sandbox.store.reset();
       const store = kind === 'file'
         ? { SLICER_CACHE_FILE: join(mkdtempSync(join(tmpdir(), 'invalidate-')), 'tokens.json') }
         : { SLICER_STORE_URL: redis?.url };
@@ -57,7 +57,6 @@ describe('invalidate forgets everywhere', () => {
   }
 
   test('a newer token another process stored is never dropped: the delete compares the token', async () => {
-    h.sandbox.store.reset();
     const store = createMemoryStore();
     const a = h.client({ store });
     const b = h.client({ store });
