@@ -22,6 +22,8 @@ export interface RunFacts {
   live: boolean;
   /** The run id the tests' permanent tokens carry. */
   runId: string;
+  /** The seed of the run's generated values: `SLICER_CONTRACT_SEED=<seed>` replays them. */
+  seed: string;
   /** slicer-auth version of the suite. */
   version: string;
   startedAt: string;
@@ -150,7 +152,7 @@ export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (claus
 function factLines(facts: RunFacts): string[] {
   return [
     `Target: ${facts.target}`,
-    `Run: ${facts.runId} (${facts.part})`,
+    `Run: ${facts.runId} (${facts.part}); generated values from seed ${facts.seed} (SLICER_CONTRACT_SEED=${facts.seed} replays them)`,
     `Suite: slicer-auth ${facts.version}`,
     `From ${facts.startedAt} to ${facts.endedAt}`,
   ];
@@ -177,6 +179,7 @@ export function runFacts(tests: readonly TestCase[], result: Pick<FullResult, 's
     target,
     live: target.startsWith('live'),
     runId: note('run') ?? process.env.SLICER_CONTRACT_RUN_ID ?? 'unknown',
+    seed: note('seed') ?? process.env.SLICER_CONTRACT_SEED ?? 'none',
     version: packageVersion(),
     startedAt: result.startTime.toISOString(),
     endedAt: new Date(result.startTime.getTime() + result.duration).toISOString(),

@@ -10,11 +10,15 @@ import type { Target } from './target.ts';
 /** The two services of the contract. */
 export type Service = 'slicer' | 'predict';
 
-/** How a call presents its token: header, post argument (form or multipart body), a raw Authorization value, or nothing. */
+/**
+ * How a call presents its token: header, post argument (form or multipart body), a raw Authorization value, a raw
+ * posted body with its content type, or nothing.
+ */
 export type Presentation =
   | { header: string }
   | { post: string; encoding?: 'form' | 'multipart' }
   | { rawAuthorization: string }
+  | { postBody: string; contentType: string }
   | undefined;
 
 /** What a call answered. */
@@ -149,6 +153,12 @@ export class ContractApi {
    */
   call(service: Service, presentation: Presentation): Promise<Answer> {
     const url = `${this.baseUrl(service)}/${this.target.probePath}`;
+    if (presentation && 'postBody' in presentation) {
+      const { postBody, contentType } = presentation;
+      return this.#answer(() =>
+        this.#request.post(url, { data: postBody, headers: { 'content-type': contentType }, failOnStatusCode: false })
+      );
+    }
     if (presentation && 'post' in presentation) {
       const body = presentation.encoding === 'multipart'
         ? { multipart: { token: presentation.post } }

@@ -47,6 +47,7 @@ export const test = base.extend<Fixtures, { target: Target }>({
       testInfo.annotations.push(
         { type: 'target', description: describeTarget(target) },
         { type: 'run', description: process.env.SLICER_CONTRACT_RUN_ID ?? 'unnamed' },
+        { type: 'seed', description: process.env.SLICER_CONTRACT_SEED ?? 'none' },
       );
       await use();
     },

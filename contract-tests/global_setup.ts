@@ -7,6 +7,7 @@
  */
 import process from 'node:process';
 import { newRunId } from '../src/auth_ui/run_tokens.ts';
+import { runSeed } from './boundaries.ts';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 import { describeTarget, ignoredByTheSandbox, loadTarget } from './target.ts';
@@ -17,9 +18,11 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   // Workers inherit the environment: every one of them names its tokens with this run id.
   const runId = tools.contractRunId ?? newRunId();
   process.env.SLICER_CONTRACT_RUN_ID = runId;
+  // Every worker draws generated values (token names) from this seed; the report prints it, so a run can be replayed.
+  process.env.SLICER_CONTRACT_SEED = String(runSeed());
   if (tools.contractTarget === 'live') {
     const target = loadTarget(); // fails before any test, listing every missing variable
-    console.log(`Contract target ${describeTarget(target)} (run ${runId})`);
+    console.log(`Contract target ${describeTarget(target)} (run ${runId}, seed ${process.env.SLICER_CONTRACT_SEED})`);
     return undefined;
   }
   const ignored = ignoredByTheSandbox();
@@ -39,7 +42,9 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   const extras = [violations.length ? `violating: ${violations.join(', ')}` : '', uiVariant ? `UI variant ${uiVariant}` : '']
     .filter(Boolean);
   console.log(
-    `Contract target ${describeTarget(loadTarget())}${extras.length ? ` (${extras.join(', ')})` : ''} (run ${runId})` +
+    `Contract target ${describeTarget(loadTarget())}${
+      extras.length ? ` (${extras.join(', ')})` : ''
+    } (run ${runId}, seed ${process.env.SLICER_CONTRACT_SEED})` +
       (ignored ? `; ${ignored}` : ''),
   );
   return () => sandbox.close();

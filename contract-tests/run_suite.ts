@@ -97,7 +97,15 @@ export interface Run {
   report: string;
   compliance: string;
   /** compliance.json, parsed. */
-  facts: { target: string; live: boolean; runId: string; version: string; part: string; clauses: { clause: string; status: string }[] };
+  facts: {
+    target: string;
+    live: boolean;
+    runId: string;
+    seed: string;
+    version: string;
+    part: string;
+    clauses: { clause: string; status: string }[];
+  };
   /** What the run printed. */
   output: string;
   /** Every file and folder the run wrote. */

@@ -26,6 +26,12 @@ export const TOOL_SETTINGS = {
     doc:
       'Id of a contract run, carried by the name of every permanent token it creates (only that run, or a sweep of old runs, revokes them).',
   }),
+  contractSeed: setting({
+    env: 'SLICER_CONTRACT_SEED',
+    defaults: 'drawn at random, printed in the report',
+    schema: v.optional(v.pipe(text, v.transform(Number), v.safeInteger(message('expected a whole number')))),
+    doc: "Seed of the contract suite's generated values (token names): the compliance report prints it, and setting it replays a run.",
+  }),
   contractStrict: setting({
     env: 'SLICER_CONTRACT_STRICT',
     defaults: 'off',

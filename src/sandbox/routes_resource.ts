@@ -24,6 +24,7 @@ async function presentedToken(request: Request, store: Store): Promise<{ token: 
   }
   const form = await request.formData().catch(() => undefined);
   const token = form?.get('token');
+  if (store.violates('post-token-alone-only') && form && [...form.keys()].length > 1) return undefined;
   return typeof token === 'string' ? { token, via: 'post' } : undefined;
 }
 
@@ -42,6 +43,7 @@ export function resourceRoutes(store: Store, service: 'slicer' | 'predict'): Hon
     const presented = await presentedToken(c.req.raw, store);
     if (!presented) return refuse('No access token: send "Authorization: Bearer <token>" or a "token" post argument');
     if (!presented.token) return refuse('Malformed Authorization header: expected "Bearer <token>"');
+    if (store.violates('long-token-500') && presented.token.length > 1000) return c.json({ status: 'internal_error' }, 500);
     const record = store.check(presented.token);
     if (record === 'unknown') return refuse('Unknown access token');
     if (record === 'expired') return refuse('The access token has expired');

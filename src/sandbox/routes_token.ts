@@ -49,8 +49,12 @@ export function tokenRoutes(store: Store): Hono {
 async function readFields(request: Request, store: Store): Promise<Record<string, string> | 'duplicate' | undefined> {
   const type = request.headers.get('content-type')?.toLowerCase() ?? '';
   // Exactly the form media type; parameters such as charset are allowed.
-  if (type.split(';')[0]?.trim() === FORM) {
-    const params = [...new URLSearchParams(await request.text())];
+  if (type.split(';')[0]?.trim() === FORM && !(store.violates('form-charset-refused') && type.includes(';'))) {
+    const body = await request.text();
+    // Percent-encoded letters and digits, which no encoder needs: the 'form-percent-undecoded' violation fails them.
+    if (store.violates('form-percent-undecoded') && /%(3\d|[46][1-9a-f]|[57][0-9a])/i.test(body)) return {};
+    const params = [...new URLSearchParams(body)];
+    if (store.violates('form-order-sensitive') && params[0]?.[0] !== 'grant_type') return {};
     const fields = Object.fromEntries(params);
     return Object.keys(fields).length === params.length ? fields : 'duplicate';
   }
@@ -72,7 +76,10 @@ async function grant(store: Store, request: Request) {
     );
   }
   if (store.violates('default-scope') && !fields.scope) fields.scope = `service_id=${store.serviceIds.slicer}`;
-  for (const name of ['grant_type', 'username', 'password', 'scope']) {
+  const required = store.violates('empty-password-accepted')
+    ? ['grant_type', 'username', 'scope']
+    : ['grant_type', 'username', 'password', 'scope'];
+  for (const name of required) {
     if (typeof fields[name] !== 'string' || fields[name] === '') {
       return oauthError(400, 'invalid_request', `The field "${name}" is required`);
     }
@@ -86,7 +93,11 @@ async function grant(store: Store, request: Request) {
   if (!serviceId || !known.includes(serviceId)) {
     return oauthError(400, 'invalid_scope', 'The scope must be "service_id=<id>" naming the slicing or the prediction service');
   }
-  const login = store.login(username, password);
+  let login = store.login(username, password);
+  if (login === 'invalid' && store.violates('empty-password-accepted') && password === '') login = 'ok';
+  if (login === 'invalid' && store.violates('password-extension-accepted') && password.length > 1) {
+    login = store.login(username, password.slice(0, -1));
+  }
   // RFC 6749 §5.2: a refused grant is 400 invalid_grant, locked or not.
   if (login === 'locked') return oauthError(400, 'invalid_grant', 'Too many failed attempts for this user; try again later');
   if (login === 'invalid' && !store.violates('token-for-wrong-password')) {

@@ -104,7 +104,10 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
   });
   app.get('/security/tokens', (c) => {
     const user = c.var.session.username;
-    return c.html(page('Tokens', user, tokensView(store.list(user, 'permanent'), style)));
+    const tokens = store.list(user, 'permanent');
+    // The 'name-mangled' violation shows every non-ASCII character of a name as "?".
+    const shown = store.violates('name-mangled') ? tokens.map((t) => ({ ...t, name: t.name.replace(/[^ -~]/gu, '?') })) : tokens;
+    return c.html(page('Tokens', user, tokensView(shown, style)));
   });
   app.get('/security/sessions', (c) => {
     const { username, id } = c.var.session;
@@ -112,8 +115,12 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
   });
 
   app.post('/security/tokens', jsonOnly, validated('json', NewTokenBody), (c) => {
-    const { name, scopes } = c.req.valid('json');
+    const { name, scopes: entered } = c.req.valid('json');
     const known = Object.values(store.serviceIds);
+    // The 'scope-near-miss-accepted' violation takes an id wrong only in its last character for the service's.
+    const near = (s: string) => known.find((id) => id.slice(0, -1) === s.slice(0, -1) && id.length === s.length);
+    const read = store.violates('scope-near-miss-accepted') ? entered.map((s) => near(s) ?? s) : entered;
+    const scopes = store.violates('multi-scope-first-only') ? read.slice(0, 1) : read;
     const wrong = scopes.find((s) => !known.includes(s));
     if (wrong !== undefined) {
       return c.json({ error: `Incorrect scope "${wrong}": enter a service identifier (${known.join(' or ')}).` }, 400);
@@ -125,7 +132,11 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
   });
 
   app.post('/security/tokens/:id/revoke', jsonOnly, (c) => {
-    if (!store.revoke(c.var.session.username, c.req.param('id'))) throw new HTTPException(404, { message: 'No such token' });
+    const user = c.var.session.username;
+    // The 'revoke-newest' violation revokes the newest active token, whichever was chosen.
+    const newest = store.list(user, 'permanent').find((t) => t.revokedAt === undefined);
+    const id = store.violates('revoke-newest') && newest ? newest.id : c.req.param('id');
+    if (!store.revoke(user, id)) throw new HTTPException(404, { message: 'No such token' });
     return c.json({ revoked: true });
   });
   app.post('/security/sessions/:id/revoke', jsonOnly, (c) => {

@@ -33,6 +33,30 @@ export const VIOLATIONS = [
   'token-for-wrong-password',
   /** "Copy token value" copies another value than the one the page shows (5.3 creating step 8). */
   'copy-mismatch',
+  /** The token endpoint refuses the form content type with a charset parameter (4.1 rule 2: a form real clients send). */
+  'form-charset-refused',
+  /** The token endpoint needs grant_type as the first field (4.1 rule 2: form fields have no order). */
+  'form-order-sensitive',
+  /** The token endpoint does not decode percent-encoded letters and digits (4.1 rule 2: a valid form encoding). */
+  'form-percent-undecoded',
+  /** An empty password is accepted for an existing user (4.1 request fields: a degenerate credential). */
+  'empty-password-accepted',
+  /** A password with one character too many is accepted (4.1 request fields: a near-miss of the password). */
+  'password-extension-accepted',
+  /** A token that differs from a valid one only at its end, or by one character more or less, is accepted (5.1 rule 2). */
+  'token-end-ignored',
+  /** A very long token makes the service fail with a 500 instead of refusing it (5.1 rule 2). */
+  'long-token-500',
+  /** The token post argument is read only when it is the body's only field (5.1 rule 2: a form real clients send). */
+  'post-token-alone-only',
+  /** The UI takes a scope that differs from a service id in its last character (5.3 creating step 7: a near-miss). */
+  'scope-near-miss-accepted',
+  /** A permanent token created with several scopes is valid for the first only (5.3 creating step 6). */
+  'multi-scope-first-only',
+  /** Revoke revokes the user's newest active permanent token, whichever was chosen (5.3 revoking steps 1-3). */
+  'revoke-newest',
+  /** The list shows names with every non-ASCII character replaced by "?" (5.3 creating step 5). */
+  'name-mangled',
 ] as const;
 
 /** One of {@link VIOLATIONS}. */

@@ -61,6 +61,8 @@ export interface Tokens {
  */
 export function createTokens(clock: SandboxClock, knobs: TestKnobs, onIssue?: (value: string) => void): Tokens {
   const tokens = new Map<string, TokenRecord>(); // by hash
+  /** With the 'token-end-ignored' violation on: tokens by the hash of their value without its last character. */
+  const byStem = new Map<string, TokenRecord>();
   const issued = new Map<string, number>();
   const reusable = new Map<string, string>(); // service id → the one token of 'reused-token'
   let lastPurge = 0;
@@ -90,6 +92,7 @@ export function createTokens(clock: SandboxClock, knobs: TestKnobs, onIssue?: (v
       revokedAt: undefined,
     };
     tokens.set(record.hash, record);
+    if (knobs.violates('token-end-ignored')) byStem.set(sha256(value.slice(0, -1)), record);
     onIssue?.(value);
     return { value, record };
   }
@@ -107,9 +110,13 @@ export function createTokens(clock: SandboxClock, knobs: TestKnobs, onIssue?: (v
     issuePermanent: (username, name, serviceIds) => issue(username, 'permanent', serviceIds, name),
     check(value) {
       const hash = sha256(value);
-      const record = tokens.get(hash);
+      // The violation: a value matching a token but for its last character, or one character short or long.
+      const loose = knobs.violates('token-end-ignored')
+        ? byStem.get(sha256(value.slice(0, -1))) ?? byStem.get(hash) ?? tokens.get(sha256(value.slice(0, -1)))
+        : undefined;
+      const record = tokens.get(hash) ?? (loose && tokens.get(loose.hash) === loose ? loose : undefined);
       // The Map lookup is by hash; compare again in constant time so timing says nothing of the value.
-      if (!record || !timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) return 'unknown';
+      if (!record || (!loose && !timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash)))) return 'unknown';
       if (record.revokedAt !== undefined && !(record.kind === 'permanent' && knobs.violates('revoke-noop'))) return 'revoked';
       if (record.expiresAt !== undefined && record.expiresAt <= clock.now() && !knobs.violates('no-expiry')) return 'expired';
       return record;
@@ -135,6 +142,7 @@ export function createTokens(clock: SandboxClock, knobs: TestKnobs, onIssue?: (v
     size: () => tokens.size,
     clear() {
       tokens.clear();
+      byStem.clear();
       issued.clear();
       reusable.clear();
     },
