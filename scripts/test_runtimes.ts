@@ -32,7 +32,8 @@ const sandbox = await startSandbox({ testMode: true });
 const redis = redisRequired() ? await startRedis() : undefined;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
 const withRedis = { ...env, SLICER_STORE_URL: redis?.url };
-const checks: [string, string, string[], RegExp, Record<string, string | undefined>?][] = [
+/** A check: its name, command and arguments, what its output must match, its environment, and its exit code (0 unless said). */
+const checks: [string, string, string[], RegExp, Record<string, string | undefined>?, number?][] = [
   ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
   ['deno smoke (narrow permissions)', DENO[0], denoSmoke('--allow-read=.'), /smoke ok deno/],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
@@ -48,7 +49,40 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
     '--scope',
     'slicer',
   ], /! runtime: Deno .*not granted for everything: net, read\n\s+fix: .*--allow-read=\.env[\s\S]*✔ token request \(slicer\)/],
+  // Without --allow-env: the configuration error and the doctor say the environment could not be read, and name the flag.
+  [
+    'deno without --allow-env: the CLI names the flag',
+    DENO[0],
+    [
+      ...DENO.slice(1),
+      'run',
+      '--allow-read',
+      '--allow-net=127.0.0.1',
+      'src/cli.ts',
+      'token',
+    ],
+    /SLICER_AUTH_URL: cannot be read: no permission to read the environment \(Deno: run with --allow-env/,
+    env,
+    3,
+  ],
+  [
+    'deno without --allow-env: the doctor names the flag',
+    DENO[0],
+    [
+      ...DENO.slice(1),
+      'run',
+      '--allow-read',
+      '--allow-net=127.0.0.1',
+      'src/cli.ts',
+      'doctor',
+    ],
+    /✖ configuration: [\s\S]*fix: let the runtime read the environment: run Deno with --allow-env, or --allow-env=SLICER_/,
+    env,
+    1,
+  ],
   ['bun smoke', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
+  // The CLI on Bun, spawned as a user runs it.
+  ['bun src/cli.ts token', BUN[0], [...BUN.slice(1), '--no-env-file', 'src/cli.ts', 'token'], /^[\w-]{20,}$/m],
   ['deno test (unit tests)', DENO[0], [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
   ['bun test (unit tests)', BUN[0], [...BUN.slice(1), 'test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],
   // The Redis store on each runtime (ioredis's `debug` reads DEBUG: Deno needs the whole environment here).
@@ -69,10 +103,10 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
 let passed = 0;
 let failed = 0;
 try {
-  for (const [name, command, args, expected, extra] of checks) {
+  for (const [name, command, args, expected, extra, code] of checks) {
     const result = await runProcess(command, args, extra ?? env, 180_000);
     const output = result.out + result.err;
-    if (result.code === 0 && expected.test(output)) {
+    if (result.code === (code ?? 0) && expected.test(output)) {
       passed++;
       console.log(`✔ ${name} (${result.seconds.toFixed(1)} s, exited by itself)`);
     } else {

@@ -13,7 +13,9 @@ import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import { redact } from './redact.ts';
 import { createRequestEngine } from './request_engine.ts';
+import { scopeKind } from './scope.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
+import { DEFAULT_SERVICE } from './services.ts';
 import { createSharedGrants } from './shared_grants.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
@@ -165,6 +167,10 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   }
 
   return {
+    baseUrl(scope = DEFAULT_SERVICE.name) {
+      const kind = scopeKind(config, scope);
+      return config[(typeof kind === 'object' ? kind : DEFAULT_SERVICE).baseUrl.option];
+    },
     getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
     getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), getOptions),
     authedFetch: createAuthedFetch(engine, open, options.ky),

@@ -25,6 +25,17 @@ interface Echo {
   token_kind: string;
 }
 
+test("baseUrl tells a script where a scope's relative paths go, as configured", () => {
+  const client = h.client();
+  assert.equal(client.baseUrl(), h.sandbox.env.SLICER_BASE_URL);
+  assert.equal(client.baseUrl('predict'), h.sandbox.env.SLICER_PREDICT_BASE_URL);
+  assert.equal(client.baseUrl(`service_id=${h.sandbox.env.SLICER_PREDICT_SERVICE_ID}`), h.sandbox.env.SLICER_PREDICT_BASE_URL);
+  assert.equal(
+    h.client({ predictBaseUrl: undefined, env: { ...h.sandbox.env, SLICER_PREDICT_BASE_URL: undefined } }).baseUrl('predict'),
+    undefined,
+  );
+});
+
 describe('tokens and requests against the sandbox', () => {
   test('header transport, both scopes', async () => {
     h.sandbox.store.reset();

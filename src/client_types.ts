@@ -101,6 +101,17 @@ export interface AuthClient {
    * ```
    */
   getTokenInfo(scope?: ScopeInput, options?: GetTokenOptions): Promise<TokenInfo>;
+  /**
+   * The base URL a scope's relative paths resolve against (`SLICER_BASE_URL`, `SLICER_PREDICT_BASE_URL`), as configured,
+   * for a script that needs it (to build a link, say); `tokenFetch` and `authedFetch` take relative paths themselves.
+   * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
+   * @returns the base URL without a final slash, or undefined when it is not set
+   * @example
+   * ```ts
+   * console.log(`jobs at ${client.baseUrl()}/jobs`);
+   * ```
+   */
+  baseUrl(scope?: ScopeInput): string | undefined;
   /** Authenticated ky-like instance; see {@link AuthedFetch}. */
   readonly authedFetch: AuthedFetch;
   /**
@@ -111,7 +122,8 @@ export interface AuthClient {
    * @throws {AuthError} `CONFIG_INVALID`, the token endpoint's errors, `CLIENT_CLOSED`; network errors as fetch
    * @example
    * ```ts
-   * const response = await client.tokenFetch(`${baseUrl}/jobs/7`);
+   * const job = await client.tokenFetch('jobs/7'); // relative: under SLICER_BASE_URL
+   * const forecast = await client.tokenFetch('forecast', { scope: 'predict' }); // under SLICER_PREDICT_BASE_URL
    * ```
    */
   readonly tokenFetch: TokenFetch;

@@ -166,6 +166,14 @@ function withCurrentNames(options: SettingOptions & DeprecatedSettingOptions): S
   return (renamed ?? options) as SettingOptions;
 }
 
+/** A setting reported missing whose variable the runtime refused to let be read says so, and names the flag. */
+function explainDenied(issues: ConfigIssue[], env: EnvInput): ConfigIssue[] {
+  const found = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, Found] => typeof entry[1] === 'object'));
+  const because = (key: string) =>
+    `cannot be read: no permission to read the environment (Deno: run with --allow-env, or --allow-env=${key} and the other variables)`;
+  return issues.map((issue) => (found[issue.key]?.source.kind === 'denied' ? { ...issue, message: because(issue.key) } : issue));
+}
+
 function inTableOrder(issues: ConfigIssue[]): ConfigIssue[] {
   const order = (issue: ConfigIssue) => (issue.option ? NAMES.indexOf(issue.option as SettingName) : NAMES.length);
   return issues.sort((a, b) => order(a) - order(b));
@@ -214,7 +222,7 @@ export function parseConfig(env: EnvInput, given: SettingOptions & DeprecatedSet
   if (issues.length > 0 && needs) {
     for (const issue of missingFor(raw, needs)) if (!issues.some((i) => i.key === issue.key)) issues.push(issue);
   }
-  if (!result.success || issues.length > 0) throw new ConfigError(inTableOrder(issues));
+  if (!result.success || issues.length > 0) throw new ConfigError(inTableOrder(explainDenied(issues, env)));
   const settings = result.output;
   const config: Config = {
     ...settings,

@@ -85,7 +85,7 @@ function extended(client: AuthClient, defaults: Defaults): AuthedFetch {
  *
  * @example
  * ```ts
- * const response = await tokenFetch(`${process.env.SLICER_BASE_URL}/jobs/7`);
+ * const response = await tokenFetch('jobs/7'); // relative: under SLICER_BASE_URL, as the default client read it
  * ```
  */
 export const tokenFetch: TokenFetch = (input, init) =>

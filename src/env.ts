@@ -23,7 +23,9 @@ export type Source =
   | { readonly kind: 'option' }
   | { readonly kind: 'environment' }
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'default' };
+  | { readonly kind: 'default' }
+  /** The runtime refused to let the variable be read (Deno without `--allow-env`); its value reads as empty. */
+  | { readonly kind: 'denied' };
 
 /** A value found for a variable, with its origin. */
 export interface Found {
@@ -68,13 +70,27 @@ export function deprecated(former: string, current: string): void {
   console.warn(`[slicer-auth] ${former} is deprecated: rename it to ${current} (the old name is read until the next minor version)`);
 }
 
-/** One variable; a variable Deno's `--allow-env=KEYS` does not allow reads as unset. */
-function lookup(env: Readonly<Record<string, string | undefined>>, key: string): string | undefined {
+/** Stands for a variable the runtime refused to let us read (Deno without `--allow-env`, or with a list lacking it). */
+const DENIED = Symbol('denied');
+
+/** One variable, or {@link DENIED}. */
+function lookup(env: Readonly<Record<string, string | undefined>>, key: string): string | undefined | typeof DENIED {
   try {
     return env[key];
   } catch {
-    return undefined;
+    return DENIED;
   }
+}
+
+/**
+ * The variables the runtime refused to let be read, and the flag that grants them.
+ *
+ * @param found what `readEnv` found
+ * @returns the flag (`--allow-env=KEY,…`), or undefined when nothing was refused
+ */
+export function deniedFlag(found: Readonly<Record<string, Found | undefined>>): string | undefined {
+  const denied = Object.entries(found).filter(([, value]) => value?.source.kind === 'denied').map(([key]) => key);
+  return denied.length === 0 ? undefined : `--allow-env=${denied.join(',')}`;
 }
 
 /**
@@ -108,7 +124,8 @@ export function readEnvFile(path: string, explicit = false): Record<string, stri
  *
  * @param options where to read from
  * @param keys the variables to read: the client's settings unless told otherwise
- * @returns the non-empty values found, by key, with their source
+ * @returns the non-empty values found, by key, with their source; a variable the runtime refused to let be read
+ *   (Deno without `--allow-env`) as an empty value from source `denied`
  * @throws {ConfigError} `CONFIG_INVALID` when an explicit env file cannot be read
  * @example
  * ```ts
@@ -121,17 +138,17 @@ export function readEnv<K extends string = EnvKey>(
   keys: readonly K[] = ENV_KEYS as readonly string[] as K[],
 ): Partial<Record<K, Found>> {
   const real = options.env ?? process.env;
-  const named = options.envFile ?? (lookup(real, ENV_FILE_KEY)?.trim() || undefined);
+  const fileKey = lookup(real, ENV_FILE_KEY);
+  const named = options.envFile ?? ((fileKey === DENIED ? undefined : fileKey?.trim()) || undefined);
   const path = named === false ? undefined : named ?? '.env';
   const file = path === undefined ? {} : readEnvFile(path, named !== undefined);
   const values: Partial<Record<K, Found>> = {};
   const find = (key: string): Found | undefined => {
     const own = lookup(real, key);
-    if (own !== undefined && own.trim() !== '') return { value: own, source: { kind: 'environment' } };
+    if (own !== DENIED && own !== undefined && own.trim() !== '') return { value: own, source: { kind: 'environment' } };
     const fromFile = file[key];
-    return fromFile !== undefined && fromFile.trim() !== ''
-      ? { value: fromFile, source: { kind: 'file', path: path as string } }
-      : undefined;
+    if (fromFile !== undefined && fromFile.trim() !== '') return { value: fromFile, source: { kind: 'file', path: path as string } };
+    return own === DENIED ? { value: '', source: { kind: 'denied' } } : undefined;
   };
   for (const key of keys) {
     let found = find(key);

@@ -163,7 +163,8 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
     if (isTimeoutError(error) || (error as Error).name === BODY_TIMEOUT) {
       throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout), after retries`);
     }
-    const cause = networkCause(error);
+    const found = networkCause(error);
+    const cause = found === undefined ? undefined : redact(found, secrets);
     throw new TokenEndpointUnavailableError(
       `${where}: cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}: ${
         redact((error as Error).message ?? String(error), secrets)
@@ -208,14 +209,17 @@ async function buffered(response: Response, timeoutMs: number, clock: Clock): Pr
  * Bun's names and messages).
  *
  * @param error what fetch threw
- * @returns the reason, or undefined when none is known
+ * @returns the reason (a code, or the deepest cause's message: redact it before showing), or undefined when none is known
  */
 export function networkCause(error: unknown): string | undefined {
+  let innermost: string | undefined;
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
     const os = /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset)/i.exec(e.message)?.[1];
     if (os) return os.toLowerCase();
+    if (depth > 0 && e.message) innermost = e.message.slice(0, 120);
   }
-  return undefined;
+  // No known code: the deepest cause's own words (undici's "bad port", say), not the bare "fetch failed".
+  return innermost;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -98,6 +98,56 @@ describe('CLI: help, usage errors, exit codes', () => {
     const partial = await cli(['token'], { SLICER_SERVICE_ID: undefined });
     assert.equal(partial.code, 3);
     assert.doesNotMatch(partial.err, /Nothing is configured/);
+  });
+});
+
+describe('CLI: init', () => {
+  test("init --sandbox writes the sandbox's .env lines for its port and a first script; a second init changes nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-init-'));
+    const run = await cli(['init', '--sandbox', '--port', '9911', '--dir', dir]);
+    assert.equal(run.code, 0, run.err);
+    const env = readFileSync(join(dir, '.env'), 'utf8');
+    assert.match(env, /^SLICER_AUTH_URL=http:\/\/127\.0\.0\.1:9911$/m);
+    assert.match(env, /^SLICER_BASE_URL=http:\/\/127\.0\.0\.1:9911\/slicer$/m);
+    assert.match(env, /^SLICER_PASSWORD=sandbox-password$/m, "the sandbox's own password, no one else's");
+    assert.match(env, /npx slicer-auth sandbox --port 9911/);
+    assert.equal(statSync(join(dir, '.env')).mode & 0o777, 0o600);
+    assert.match(
+      readFileSync(join(dir, 'first-call.mts'), 'utf8'),
+      /from 'slicer-auth'[\s\S]*client\.tokenFetch\('jobs'\)[\s\S]*client\.close\(\)/,
+    );
+    const again = await cli(['init', '--dir', dir]);
+    assert.equal(again.code, 1);
+    assert.match(again.err, /\.env and first-call\.mts already exist: nothing was written \(--force overwrites\)/);
+    assert.equal(readFileSync(join(dir, '.env'), 'utf8'), env);
+    const forced = await cli(['init', '--force', '--dir', dir]);
+    assert.equal(forced.code, 0, forced.err);
+    assert.match(
+      readFileSync(join(dir, '.env'), 'utf8'),
+      /^# Base address of the authorization service[\s\S]*^SLICER_PASSWORD=$/m,
+      'placeholders, no value',
+    );
+    assert.match((await cli(['init', '--port', '1'])).err, /--port goes with --sandbox/);
+  });
+
+  test('the first script runs as written against the sandbox init points at', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-first-'));
+    const port = new URL(h.sandbox.env.SLICER_AUTH_URL).port;
+    assert.equal((await cli(['init', '--sandbox', '--port', port, '--dir', dir])).code, 0);
+    // The harness's sandbox listens on that port with the default user; the script imports the package by name.
+    const script = readFileSync(join(dir, 'first-call.mts'), 'utf8').replace(
+      "from 'slicer-auth'",
+      `from ${JSON.stringify(join(ROOT, 'mod.ts'))}`,
+    );
+    writeFileSync(join(dir, 'first-call.mts'), script);
+    const run = await runTs([join(dir, 'first-call.mts')], {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SLICER_ENV_FILE: join(dir, '.env'),
+    }, 60_000);
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.out, /^Token for service_id=sandbox-slicer \(request\), valid until \d{4}-/m);
+    assert.match(run.out, new RegExp(`^GET http://127\\.0\\.0\\.1:${port}/slicer/jobs → 200`, 'm'));
   });
 });
 

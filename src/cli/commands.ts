@@ -7,6 +7,7 @@ import { CALL_HELP, CALL_OPTIONS, callCommand } from './call_command.ts';
 import { CONTRACT_HELP, CONTRACT_OPTIONS, contractCommand } from './contract_command.ts';
 import { demo } from './demo.ts';
 import { DOCTOR_HELP, DOCTOR_OPTIONS, doctorCommand } from './doctor/command.ts';
+import { INIT_HELP, INIT_OPTIONS, initCommand } from './init_command.ts';
 import { PERMANENT_ACTIONS, PERMANENT_HELP, PERMANENT_OPTIONS, permanentCommand } from './permanent_command.ts';
 import { SANDBOX_HELP, SANDBOX_OPTIONS, sandboxCommand } from './sandbox_command.ts';
 import { STORE_KEY_HELP, storeKeyCommand } from './store_key_command.ts';
@@ -25,6 +26,7 @@ export interface Command {
 
 /** The commands, by name. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
+  init: { help: INIT_HELP, run: initCommand, options: Object.keys(INIT_OPTIONS) },
   token: { help: TOKEN_HELP, run: tokenCommand, options: Object.keys(TOKEN_OPTIONS) },
   call: { help: CALL_HELP, run: callCommand, options: Object.keys(CALL_OPTIONS) },
   permanent: { help: PERMANENT_HELP, run: permanentCommand, options: Object.keys(PERMANENT_OPTIONS), actions: PERMANENT_ACTIONS },

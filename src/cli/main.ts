@@ -12,6 +12,7 @@ import { closest, EXIT, type Io, UsageError } from './usage.ts';
 export const HELP = `Usage: slicer-auth <command> [options]
 
 Commands:
+  init        write .env (your settings, or the sandbox's) and a first script, first-call.mts
   token       print an access token (for curl and shell scripts)
   call        make an authenticated request and print the answer
   permanent   create, list or revoke permanent tokens (drives the web UI in a headless browser)

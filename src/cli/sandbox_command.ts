@@ -6,7 +6,7 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox, type UiVariant } from '../sandbox/mod.ts';
 import { SETTINGS } from '../settings.ts';
-import { type Io, UsageError } from './usage.ts';
+import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const SANDBOX_HELP = `Usage: slicer-auth sandbox [--port N] [--test-mode [--ui-variant N]]
@@ -50,7 +50,7 @@ export function sandboxOptionsFromEnv(env: Readonly<Record<string, string | unde
  * @param sandbox the running sandbox
  * @returns one `KEY=value` line per variable
  */
-export function envLines(sandbox: Sandbox): string[] {
+export function envLines(sandbox: Pick<Sandbox, 'env'>): string[] {
   const secrets = new Set<string>(Object.values(SETTINGS).filter((s) => 'secret' in s).map((s) => s.env));
   return Object.entries(sandbox.env).map(([key, value]) =>
     secrets.has(key) && value !== SANDBOX_DEFAULTS.password ? `${key}=<the value you set>` : `${key}=${value}`
@@ -75,12 +75,19 @@ export async function sandboxCommand(args: string[], io: Io): Promise<number> {
   const uiVariant = Number(values['ui-variant'] ?? 0);
   if (![0, 1, 2, 3].includes(uiVariant)) throw new UsageError(`--ui-variant takes 0, 1, 2 or 3, got "${values['ui-variant']}"`);
   if (uiVariant && !values['test-mode']) throw new UsageError('--ui-variant needs --test-mode');
-  const sandbox = await startSandbox({
-    ...sandboxOptionsFromEnv(io.env ?? process.env),
-    port,
-    testMode: values['test-mode'] ?? false,
-    uiVariant: uiVariant as UiVariant,
-  });
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({
+      ...sandboxOptionsFromEnv(io.env ?? process.env),
+      port,
+      testMode: values['test-mode'] ?? false,
+      uiVariant: uiVariant as UiVariant,
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    io.err(`Port ${port} of 127.0.0.1 is in use: stop what listens there, or choose another with --port <n> (--port 0 picks a free one)`);
+    return EXIT.FAILED;
+  }
   io.out(`Sandbox listening on ${sandbox.env.SLICER_AUTH_URL}${sandbox.testMode ? ' (test mode: /__test controls on)' : ''}`);
   io.out(`UI: ${sandbox.env.SLICER_AUTH_URL}/  — log in as ${sandbox.env.SLICER_USERNAME}`);
   io.out('\nPaste into .env to point the module and the contract suite at it:\n');

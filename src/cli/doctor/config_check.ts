@@ -1,6 +1,6 @@
 /** The doctor's configuration check: every setting with where it came from; secrets only by length. */
 import { type Config, parseConfig, requireSettings } from '../../config.ts';
-import { describeSource, readEnv } from '../../env.ts';
+import { deniedFlag, describeSource, readEnv } from '../../env.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
 import { type SettingName, SETTINGS } from '../../settings.ts';
 import { FIRST_RUN_FIX, nothingConfigured } from '../first_run.ts';
@@ -22,10 +22,13 @@ export const configurationCheck: Check = {
       return ok(describeConfig(config));
     } catch (error) {
       if (!isAuthError(error)) throw error;
+      const denied = deniedFlag(values);
       return fail(
         error.message,
         error.code === ErrorCode.INSECURE_AUTH_URL
           ? 'use an https SLICER_AUTH_URL, or set SLICER_ALLOW_INSECURE_HTTP=1 if you accept the risk'
+          : denied
+          ? `let the runtime read the environment: run Deno with --allow-env, or ${denied}`
           : 'set or correct the variables listed, in the environment or .env (see .env.example)',
       );
     }

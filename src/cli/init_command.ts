@@ -1,0 +1,92 @@
+/**
+ * `slicer-auth init [--sandbox [--port N]] [--force]`: the first ten minutes
+ * in one command. Writes `.env` — the lines of `slicer-auth sandbox` on that
+ * port, or every setting with its doc, commented placeholders — and a first
+ * script, `first-call.mts`, that runs unchanged under `npx tsx`, Bun and Deno
+ * in any project (`.mts` is a module whatever package.json says). Never a
+ * secret from the command line: the password is the sandbox's own, or yours
+ * to type into `.env`.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createSandbox } from '../sandbox/mod.ts';
+import { renderEnvExample } from './env_example.ts';
+import { envLines } from './sandbox_command.ts';
+import { EXIT, type Io, UsageError } from './usage.ts';
+
+/** Help text of the command. */
+export const INIT_HELP = `Usage: slicer-auth init [--sandbox [--port N]] [--force] [--dir PATH]
+
+Writes .env and a first script, first-call.mts, in the current folder (or --dir).
+
+  --sandbox   .env points at "slicer-auth sandbox" (run it in another terminal);
+              without it, .env lists every setting to fill in, with its meaning
+  --port N    the sandbox's port (default 8787, as "slicer-auth sandbox" uses)
+  --force     overwrite .env and first-call.mts if they exist
+  --dir PATH  write them there instead
+
+Then: npx tsx first-call.mts   (or: bun first-call.mts, deno run -A first-call.mts)`;
+
+/** The command's options (for parseArgs and shell completion). */
+export const INIT_OPTIONS = {
+  sandbox: { type: 'boolean' },
+  port: { type: 'string' },
+  force: { type: 'boolean' },
+  dir: { type: 'string' },
+} as const;
+
+/** The first script: a token and one call, closing the client so that the process exits. */
+export const FIRST_CALL =
+  `// A first call with slicer-auth. Run it with: npx tsx first-call.mts  (or bun first-call.mts, deno run -A first-call.mts)
+// Settings come from the environment, then .env (see .env.example or run "npx slicer-auth init").
+import { createAuthClient } from 'slicer-auth';
+
+const client = createAuthClient();
+try {
+  const info = await client.getTokenInfo(); // scope "slicer"; 'predict' for the prediction service
+  console.log(\`Token for \${info.scope} (\${info.source}), valid until \${info.expiresAt?.toISOString() ?? 'revoked (permanent token)'}\`);
+  const response = await client.tokenFetch('jobs'); // a path under SLICER_BASE_URL
+  console.log(\`GET \${client.baseUrl()}/jobs → \${response.status}\`, await response.text());
+} finally {
+  await client.close();
+}
+`;
+
+/**
+ * Writes the files.
+ *
+ * @param args the arguments after `init`
+ * @param io output streams
+ * @returns the exit code
+ */
+export async function initCommand(args: string[], io: Io): Promise<number> {
+  const { values } = parseArgs({ args, options: INIT_OPTIONS, strict: true });
+  const port = Number(values.port ?? 8787);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
+  if (values.port !== undefined && !values.sandbox) throw new UsageError('--port goes with --sandbox');
+  const files = {
+    '.env': values.sandbox
+      ? `# The embedded sandbox: start it with "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal.\n${
+        envLines({ env: createSandbox().serveAt(`http://127.0.0.1:${port}`) }).join('\n')
+      }\n`
+      : renderEnvExample(),
+    'first-call.mts': FIRST_CALL,
+  };
+  const dir = values.dir ?? '.';
+  const existing = Object.keys(files).filter((file) => existsSync(join(dir, file)));
+  if (existing.length > 0 && !values.force) {
+    io.err(`${existing.join(' and ')} already exist${existing.length > 1 ? '' : 's'}: nothing was written (--force overwrites)`);
+    return EXIT.FAILED;
+  }
+  for (const [file, text] of Object.entries(files)) {
+    writeFileSync(join(dir, file), text, { mode: 0o600 });
+    io.out(`wrote ${join(dir, file)}`);
+  }
+  io.out(
+    values.sandbox
+      ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then "npx tsx first-call.mts".`
+      : 'Next: fill in .env (the URLs, your user and password, the service ids), then "npx tsx first-call.mts".',
+  );
+  return EXIT.OK;
+}
