@@ -6,7 +6,6 @@
  * live service says why, and the compliance report shows that reason.
  * `docs/contract.md` lists the rows (`npm run docs:boundaries`).
  */
-import fc from 'fast-check';
 import { readToolSettings } from '../src/tool_settings.ts';
 
 /** What a row is, among the values of its input. */
@@ -362,16 +361,25 @@ const NAME_PIECES = [
 ];
 
 /**
- * Names for permanent tokens, drawn from a seed: words of non-ASCII text,
- * emoji, HTML-special characters and quotes, joined by single spaces.
+ * Names for permanent tokens, drawn from a seed: two to four words of
+ * non-ASCII text, emoji, HTML-special characters and quotes, joined by single
+ * spaces. The same seed gives the same names (mulberry32: a few lines, where
+ * a property-testing library would be one more dependency of the shipped suite).
  *
  * @param seed the run's seed
  * @param count how many
  * @returns the names
  */
 export function generatedNames(seed: number, count: number): string[] {
-  const name = fc.array(fc.constantFrom(...NAME_PIECES), { minLength: 2, maxLength: 4 }).map((words) => words.join(' '));
-  return fc.sample(name, { seed, numRuns: count });
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
+  return Array.from({ length: count }, () => Array.from({ length: 2 + Math.floor(next() * 3) }, () => pick(NAME_PIECES)).join(' '));
 }
 
 /** Every row, for the documents and the report. */

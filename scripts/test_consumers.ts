@@ -10,16 +10,22 @@
  * - Deno: the npm-installed package imported by name, `deno run` with only
  *   `--allow-env --allow-net --allow-read`; `deno check`.
  * - Bun: `bun add <tarball>`, `bun run`; `tsc` with `bun init`'s tsconfig and bun-types.
+ * - The README's quick start, literally, in a project made by `npm init -y`
+ *   (CommonJS by default), one made by `bun init`, and a bare Deno folder:
+ *   `demo`, `init --sandbox`, `sandbox` in the background, `first-call.mts`
+ *   on each runtime; and every TypeScript block of the README type-checked
+ *   against the installed package.
  * - The nightly check: `npx slicer-auth contract` runs the packaged suite
  *   with the user's @playwright/test against the sandbox; a live target with
  *   blank settings refuses to start; without Playwright it names the install.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { startSandbox } from '../src/sandbox/mod.ts';
-import { ROOT, runProcess } from '../src/testing/processes.ts';
+import { freePort, ROOT, runProcess } from '../src/testing/processes.ts';
 
 const DENO = ['npx', '--yes', 'deno@2.9.6'];
 const BUN = ['npx', '--yes', 'bun@1.4.5'];
@@ -67,6 +73,38 @@ async function check(
   else failed++;
   console.log(ok ? `✔ ${name} (${result.seconds.toFixed(1)} s)` : `✖ ${name} (exit ${result.code})\n${output.slice(-3000)}`);
   return ok;
+}
+
+/**
+ * Runs `slicer-auth sandbox --port <port>` in the background, as the quick start's second terminal, until stopped.
+ *
+ * @param cwd the project
+ * @param command how the project runs the CLI
+ * @param port the port
+ * @returns a stop function, once the sandbox printed its lines
+ */
+async function backgroundSandbox(cwd: string, command: string[], port: number): Promise<() => void> {
+  const [bin, ...args] = command as [string, ...string[]];
+  const child = spawn(bin, [...args, 'sandbox', '--port', String(port)], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the sandbox did not start: ${out}`)), 60_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('Ctrl-C')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return () => child.kill('SIGTERM');
+}
+
+/** The TypeScript blocks of the README, each a module of its own. */
+function readmeBlocks(): Record<string, string> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+  return Object.fromEntries(blocks.map((block, i) => [`readme-${i + 1}.mts`, block]));
 }
 
 function project(name: string, files: Record<string, string>): string {
@@ -132,6 +170,77 @@ try {
     await check('deno check script.ts', node, [...DENO, 'check', 'script.ts'], /Check .*script\.ts/);
   }
 
+  // The README's quick start, literally: a project made by `npm init -y` (CommonJS), the sandbox in the background.
+  const quick = join(scratch, 'quick-start-npm');
+  mkdirSync(quick);
+  if (
+    await check('quick start, npm: npm init -y, npm install slicer-auth tsx', quick, [
+      'sh',
+      '-c',
+      `npm init -y >/dev/null && npm install ${INSTALL.join(' ')} ${tarball} tsx typescript@7 @types/node@20`,
+    ], /added \d+ packages?/)
+  ) {
+    const quickEnv = {
+      env: {
+        SLICER_AUTH_URL: undefined,
+        SLICER_BASE_URL: undefined,
+        SLICER_PREDICT_BASE_URL: undefined,
+        SLICER_USERNAME: undefined,
+        SLICER_PASSWORD: undefined,
+        SLICER_SERVICE_ID: undefined,
+        SLICER_PREDICT_SERVICE_ID: undefined,
+      },
+    };
+    await check(
+      'quick start, npm: npx --yes slicer-auth demo',
+      quick,
+      ['npx', '--yes', 'slicer-auth', 'demo'],
+      /started the embedded sandbox/,
+      quickEnv,
+    );
+    const port = await freePort();
+    await check(
+      'quick start, npm: npx slicer-auth init --sandbox',
+      quick,
+      ['npx', 'slicer-auth', 'init', '--sandbox', '--port', String(port)],
+      /wrote \.env[\s\S]*wrote first-call\.mts/,
+      quickEnv,
+    );
+    const stop = await backgroundSandbox(quick, ['npx', 'slicer-auth'], port);
+    try {
+      await check(
+        'quick start, npm: npx tsx first-call.mts (in a CommonJS project)',
+        quick,
+        ['npx', 'tsx', 'first-call.mts'],
+        /Token for service_id=sandbox-slicer[\s\S]*\/slicer\/jobs → 200/,
+        quickEnv,
+      );
+    } finally {
+      stop();
+    }
+    for (const [file, text] of Object.entries(readmeBlocks())) writeFileSync(join(quick, file), text);
+    writeFileSync(
+      join(quick, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        include: ['readme-*.mts', 'first-call.mts'],
+      }),
+    );
+    await check("the README's TypeScript blocks and first-call.mts type-check against the package", quick, [
+      'sh',
+      '-c',
+      'npx tsc -p . && echo types ok',
+    ], /^types ok$/m);
+  }
+
   // Bun: bun add, bun init's tsconfig with bun-types.
   const bun = project('bun', { 'script.ts': SCRIPT });
   if (
@@ -142,12 +251,86 @@ try {
     ], /installed slicer-auth@/)
   ) {
     await check('bun run script.ts', bun, [...BUN, 'run', '--no-env-file', 'script.ts'], /consumer ok slicer/);
+    // The quick start on Bun: init writes the sandbox's .env (Bun loads it too), the first script as written.
+    const port = await freePort();
+    const bare = {
+      env: {
+        SLICER_AUTH_URL: undefined,
+        SLICER_BASE_URL: undefined,
+        SLICER_USERNAME: undefined,
+        SLICER_PASSWORD: undefined,
+        SLICER_SERVICE_ID: undefined,
+      },
+    };
+    await check(
+      'quick start, bun: slicer-auth init --sandbox',
+      bun,
+      [...BUN, 'x', 'slicer-auth', 'init', '--sandbox', '--port', String(port)],
+      /wrote first-call\.mts/,
+      bare,
+    );
+    const stop = await backgroundSandbox(bun, [...BUN, 'x', 'slicer-auth'], port);
+    try {
+      await check(
+        'quick start, bun: bun first-call.mts',
+        bun,
+        [...BUN, 'first-call.mts'],
+        /Token for service_id=sandbox-slicer[\s\S]*\/slicer\/jobs → 200/,
+        bare,
+      );
+    } finally {
+      stop();
+    }
     await check(
       'tsc with bun-types (bun init tsconfig)',
       bun,
       ['sh', '-c', 'rm -f index.ts && npx tsc --noEmit -p . && echo types ok'],
       /^types ok$/m,
     );
+  }
+
+  // The quick start in a bare Deno folder: deno.json and the package in node_modules, as `deno add npm:slicer-auth`
+  // with node_modules would leave them (the tarball is not on the registry), no package.json.
+  const denoDir = join(scratch, 'quick-start-deno');
+  mkdirSync(denoDir);
+  writeFileSync(join(denoDir, 'deno.json'), JSON.stringify({ nodeModulesDir: 'manual' }));
+  if (
+    await check('quick start, deno: a bare folder with the package', denoDir, [
+      'sh',
+      '-c',
+      `npm install --no-save --no-package-lock ${INSTALL.join(' ')} ${tarball} && test ! -e package.json && echo bare ok`,
+    ], /bare ok/)
+  ) {
+    const port = await freePort();
+    const bare = {
+      env: {
+        SLICER_AUTH_URL: undefined,
+        SLICER_BASE_URL: undefined,
+        SLICER_USERNAME: undefined,
+        SLICER_PASSWORD: undefined,
+        SLICER_SERVICE_ID: undefined,
+      },
+    };
+    const cli = [...DENO, 'run', '-A', 'node_modules/slicer-auth/bin/slicer-auth.js'];
+    await check(
+      'quick start, deno: slicer-auth init --sandbox',
+      denoDir,
+      [...cli, 'init', '--sandbox', '--port', String(port)],
+      /wrote first-call\.mts/,
+      bare,
+    );
+    const stop = await backgroundSandbox(denoDir, cli, port);
+    try {
+      await check(
+        'quick start, deno: deno run -A first-call.mts',
+        denoDir,
+        [...DENO, 'run', '-A', 'first-call.mts'],
+        /Token for service_id=sandbox-slicer[\s\S]*\/slicer\/jobs → 200/,
+        bare,
+      );
+    } finally {
+      stop();
+    }
   }
 
   // The nightly contract check, from the installed package and the user's own Playwright.

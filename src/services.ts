@@ -14,6 +14,16 @@ export interface ServiceSetting<K extends SettingName = SettingName> {
   readonly env: (typeof SETTINGS)[K]['env'];
 }
 
+/** What a row of the table holds. */
+interface ServiceRow {
+  readonly name: ServiceName;
+  /** How messages name it. */
+  readonly title: string;
+  readonly id: ServiceSetting;
+  readonly baseUrl: ServiceSetting;
+  readonly staticToken: ServiceSetting;
+}
+
 const setting = <K extends SettingName>(option: K): ServiceSetting<K> => ({ option, env: SETTINGS[option].env });
 
 /** The services, in the order scopes are listed and checked. */
@@ -32,13 +42,16 @@ export const SERVICES = [
     baseUrl: setting('predictBaseUrl'),
     staticToken: setting('predictStaticToken'),
   },
-] as const;
+] as const satisfies readonly ServiceRow[];
 
 /** One row of {@link SERVICES}. */
 export type Service = (typeof SERVICES)[number];
 
-/** A service's short name, usable as a scope: `slicer` or `predict`. */
-export type ServiceName = Service['name'];
+/**
+ * A service's short name, usable as a scope: `slicer` or `predict`. Written out (a scope is part of the public
+ * API, and JSR wants its types explicit); `type-tests/` checks that it names exactly the table's services.
+ */
+export type ServiceName = 'slicer' | 'predict';
 
 /** The service every call uses unless told otherwise: the first. */
 export const DEFAULT_SERVICE: Service = SERVICES[0];

@@ -5,11 +5,15 @@
  */
 import { type AuthClientOptions, authedFetch, createAuthClient, getToken, type SettingOptions, type TokenTransport } from '../mod.ts';
 import type { OptionType, SettingName, Settings } from '../src/settings.ts';
+import type { ServiceName, SERVICES } from '../src/services.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 
 /** The transport type is the schema's. */
 export const transportMatchesSchema: Equal<TokenTransport, Settings['transport']> = true;
+
+/** A scope's short names are exactly the services of the table. */
+export const serviceNamesMatchTable: Equal<ServiceName, (typeof SERVICES)[number]['name']> = true;
 
 /** The options interface names exactly the settings of the table. */
 export const optionsMatchTable: Equal<keyof SettingOptions, SettingName> = true;

@@ -101,6 +101,20 @@ describe('CLI: help, usage errors, exit codes', () => {
   });
 });
 
+test('CLI: sandbox on a busy port says so and names --port', async () => {
+  const busy = await listen(() => new Response('taken'));
+  try {
+    const run = await cli(['sandbox', '--port', String(busy.port)]);
+    assert.equal(run.code, 1);
+    assert.match(
+      run.err,
+      new RegExp(`Port ${busy.port} of 127\\.0\\.0\\.1 is in use: .*choose another with --port <n> \\(--port 0 picks a free one\\)`),
+    );
+  } finally {
+    await busy.close();
+  }
+});
+
 describe('CLI: init', () => {
   test("init --sandbox writes the sandbox's .env lines for its port and a first script; a second init changes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cli-init-'));
