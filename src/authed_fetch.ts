@@ -150,9 +150,12 @@ export function createAuthedFetch(engine: RequestEngine, open: (call: string) =>
     const absolutePrefix = prefix !== undefined && prefix !== '' && !isRelative(prefix);
     const relative = isRelative(input) && !absolutePrefix;
     const lane = engine.lane(callOptions?.scope ?? defaults?.options.scope, relative);
-    // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call.
+    // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call. (The lane's
+    // scope has a base URL: resolveScope checked it for a relative path.)
     const url = relative
-      ? lane.base + (prefix ? stripSlashes(String(prefix)).replace(/\/*$/, '/') : '') + stripSlashes(input as string)
+      ? `${lane.target.baseUrl as string}/${prefix ? stripSlashes(String(prefix)).replace(/\/*$/, '/') : ''}${
+        stripSlashes(input as string)
+      }`
       : input;
     const retry = callOptions?.retry ?? defaults?.options.retry;
     const { ready, waiting } = laneOptions(lane);

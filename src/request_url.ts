@@ -9,7 +9,7 @@ const ABSOLUTE_URL = /^[a-z][a-z\d+.-]*:/i;
  * @param input what the caller passed to authedFetch
  * @returns true for a string that is not an absolute URL
  */
-export function isRelative(input: Input): boolean {
+export function isRelative(input: Input): input is string {
   return typeof input === 'string' && !ABSOLUTE_URL.test(input);
 }
 

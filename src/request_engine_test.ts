@@ -1,0 +1,228 @@
+/**
+ * The request engine's own promises, each against real loopback servers: the
+ * scope a URL belongs to, a lane per scope and URL kind, bodies sent again
+ * after a 401 (strings, streams, bytes), the post transport for every form
+ * body, a permanent token's refusal, the one retry's error, the caller's
+ * signal, and the token fetched outside ky's timeout.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { Hono } from 'hono';
+import type { AuthEvent } from './events.ts';
+import { ErrorCode, isAuthError } from './errors.ts';
+import { listen, type Listening } from './sandbox/serve.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+
+let h: Harness;
+let service: Listening;
+/** What reached the recording service: method, path, token, body. */
+const seen: { method: string; path: string; authorization: string | null; body: string }[] = [];
+/** Tokens the service refuses, as a service refuses one it no longer knows. */
+const refusedTokens = new Set<string>();
+
+before(async () => {
+  h = await startHarness();
+  const app = new Hono();
+  app.all('*', async (c) => {
+    const authorization = c.req.header('authorization') ?? null;
+    const body = await c.req.text();
+    seen.push({ method: c.req.method, path: c.req.path, authorization, body });
+    const token = authorization?.replace(/^Bearer /, '') ?? new URLSearchParams(body).get('token') ?? '';
+    if (refusedTokens.has(token)) return c.body(null, 401); // a 401 without a body
+    return c.json({ path: c.req.path, method: c.req.method, body, via: authorization ? 'header' : 'post' });
+  });
+  service = await listen(app.fetch);
+});
+after(async () => {
+  await service.close();
+  await h.close();
+});
+beforeEach(() => {
+  h.sandbox.store.reset();
+  seen.length = 0;
+  refusedTokens.clear();
+});
+
+const client = (options: Parameters<Harness['client']>[0] = {}) => h.client({ baseUrl: `${service.origin}/api`, ...options });
+
+describe('the scope of a URL', () => {
+  test('the service whose base URL it is under, the longest first; the base URL itself; else the service of its origin', async () => {
+    const events: AuthEvent[] = [];
+    const c = client({ predictBaseUrl: `${service.origin}/api/predict`, onEvent: (e) => events.push(e) });
+    const scopes = async (url: string) => {
+      events.length = 0;
+      await c.tokenFetch(url);
+      return events.find((e) => e.type === 'token.request' || e.type === 'token.cached')?.scope;
+    };
+    const predict = `service_id=${h.sandbox.env.SLICER_PREDICT_SERVICE_ID}`;
+    const slicer = `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
+    assert.equal(await scopes(`${service.origin}/api/predict/run`), predict, 'under the longer base URL');
+    assert.equal(await scopes(`${service.origin}/api/jobs`), slicer);
+    assert.equal(await scopes(`${service.origin}/api/predict`), predict, 'the base URL itself');
+    const other = client({ predictBaseUrl: `${h.sandbox.env.SLICER_PREDICT_BASE_URL}`, onEvent: (e) => events.push(e) });
+    events.length = 0;
+    await other.tokenFetch(`${new URL(h.sandbox.env.SLICER_PREDICT_BASE_URL).origin}/elsewhere`);
+    assert.equal(events.find((e) => e.type === 'token.request')?.scope, predict, 'not under a base URL: the service of its origin');
+  });
+
+  test('an absolute URL with a scope whose base URL is not set is sent (the base URL is needed for relative paths only)', async () => {
+    const c = client({ allowedOrigins: service.origin });
+    const response = await c.tokenFetch(`${service.origin}/x`, { scope: 'predict' });
+    assert.equal(response.status, 200);
+    assert.match(seen[0]?.authorization ?? '', /^Bearer /);
+  });
+
+  test('absolute and relative calls of one scope each keep their way (a lane per URL kind)', async () => {
+    const c = client();
+    assert.equal((await c.tokenFetch(`${service.origin}/api/a`)).status, 200);
+    assert.equal((await c.tokenFetch('b')).status, 200);
+    assert.equal((await c.authedFetch('c').json<{ path: string }>()).path, '/api/c');
+    assert.deepEqual(seen.map((s) => s.path), ['/api/a', '/api/b', '/api/c']);
+  });
+});
+
+describe('bodies, sent again after a 401', () => {
+  /** A client whose first token the service refuses: every call is answered after one retry. */
+  async function refusingFirst(options: Parameters<Harness['client']>[0] = {}) {
+    const c = client(options);
+    refusedTokens.add(await c.getToken());
+    return c;
+  }
+
+  test('a string, a stream and bytes without a content type reach the service whole, twice', async () => {
+    const c = await refusingFirst();
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('streamed '));
+        controller.enqueue(new TextEncoder().encode('body'));
+        controller.close();
+      },
+    });
+    /** Each call's token is refused once: the call is sent, refused, and sent again with a fresh token. */
+    const refusedOnce = async (call: () => Promise<Response>) => (refusedTokens.add(await c.getToken()), call());
+    const answers = [
+      await refusedOnce(() => c.tokenFetch('s', { method: 'POST', body: 'plain text' })),
+      await refusedOnce(() => c.tokenFetch('t', { method: 'POST', body: stream, duplex: 'half' } as RequestInit)),
+      await refusedOnce(() => c.tokenFetch(new Request(`${service.origin}/api/u`, { method: 'PUT', body: new Uint8Array([104, 105]) }))),
+    ];
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
+    assert.deepEqual(seen.map((s) => `${s.method} ${s.path} ${s.body}`), [
+      'POST /api/s plain text',
+      'POST /api/s plain text',
+      'POST /api/t streamed body',
+      'POST /api/t streamed body',
+      'PUT /api/u hi',
+      'PUT /api/u hi',
+    ]);
+  });
+
+  test('a 401 without a body is retried too', async () => {
+    const c = await refusingFirst();
+    assert.equal((await c.tokenFetch('x')).status, 200);
+    assert.equal(seen.length, 2);
+  });
+
+  test('the post transport puts the token in every form body: a string with its content type, URLSearchParams, FormData', async () => {
+    const c = client({ transport: 'post' });
+    const form = new FormData();
+    form.set('a', '1');
+    for (const body of ['a=1', new URLSearchParams({ a: '1' }), form]) {
+      const headers = typeof body === 'string' ? { 'content-type': 'application/x-www-form-urlencoded' } : undefined;
+      assert.equal(
+        ((await (await c.tokenFetch('f', { method: 'POST', body, ...(headers ? { headers } : {}) })).json()) as { via: string }).via,
+        'post',
+      );
+    }
+    assert.ok(seen.every((s) => s.authorization === null && /token/.test(s.body)), JSON.stringify(seen));
+  });
+
+  test('the header transport leaves form bodies alone and sends the header', async () => {
+    const c = client();
+    const form = new FormData();
+    form.set('a', '1');
+    for (const body of [new URLSearchParams({ a: '1' }), form]) {
+      assert.equal(((await (await c.tokenFetch('f', { method: 'POST', body })).json()) as { via: string }).via, 'header');
+    }
+    assert.ok(seen.every((s) => !s.body.includes('token')));
+  });
+});
+
+describe('refusals', () => {
+  test('a refused permanent token: tokenFetch returns the 401, authedFetch throws PERMANENT_TOKEN_REJECTED; no retry, one event each', async () => {
+    const events: AuthEvent[] = [];
+    const c = client({ staticToken: 'revoked-permanent', username: '', password: '', onEvent: (e) => events.push(e) });
+    refusedTokens.add('revoked-permanent');
+    assert.equal((await c.tokenFetch('x')).status, 401);
+    const error = await c.authedFetch('x').then(() => undefined, (e: unknown) => e);
+    assert.ok(isAuthError(error) && error.code === ErrorCode.PERMANENT_TOKEN_REJECTED, String(error));
+    assert.match(error.message, /SLICER_STATIC_TOKEN was refused \(401\)/);
+    assert.equal(seen.length, 2, 'each sent once');
+    assert.deepEqual(events.filter((e) => e.type === 'token.unauthorized'), [
+      { type: 'token.unauthorized', scope: `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`, retried: false },
+      { type: 'token.unauthorized', scope: `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`, retried: false },
+    ]);
+  });
+
+  test("a second 401: events say retried, then given up; ky's error names the method, path, scope and the settings to check", async () => {
+    const events: AuthEvent[] = [];
+    // Tokens for the prediction service, sent to the slicing service: every one is refused.
+    const predict = h.sandbox.env.SLICER_PREDICT_SERVICE_ID;
+    const c = h.client({ serviceId: predict, onEvent: (e) => events.push(e) });
+    const error = await c.authedFetch.delete('z').then(() => undefined, (e: unknown) => e);
+    assert.ok(isAuthError(error) && error.code === ErrorCode.UNAUTHORIZED, String(error));
+    assert.equal(
+      error.message,
+      `DELETE /slicer/z was refused (401) with a freshly fetched token for scope "service_id=${predict}": ` +
+        'check that SLICER_SERVICE_ID / SLICER_PREDICT_SERVICE_ID name this service',
+    );
+    assert.deepEqual(events.filter((e) => e.type === 'token.unauthorized').map((e) => e.type === 'token.unauthorized' && e.retried), [
+      true,
+      false,
+    ]);
+    assert.equal(h.issued(predict), 2, 'one fresh token, then stop');
+  });
+
+  test('a request to another origin goes without the token, and the warning names its method and origin, once', async () => {
+    const warnings: string[] = [];
+    const c = h.client({ logger: { warn: (m) => warnings.push(m) } });
+    await c.tokenFetch(`${service.origin}/upload`, { method: 'post', body: 'x' });
+    await c.tokenFetch(`${service.origin}/upload`);
+    assert.equal(seen[0]?.authorization, null);
+    assert.equal(warnings.length, 1);
+    assert.match(
+      warnings[0] ?? '',
+      new RegExp(`^Sent POST ${service.origin.replace(/[.]/g, '\\.')} without the token of scope "service_id=`),
+    );
+    await c.tokenFetch(`${h.sandbox.env.SLICER_AUTH_URL.replace('127.0.0.1', 'localhost')}/other`);
+    assert.match(warnings[1] ?? '', /^Sent GET http:\/\/localhost:\d+ without the token/);
+  });
+});
+
+describe('waiting for a token', () => {
+  test("the caller's signal ends tokenFetch's wait for a token at once, with its reason", async () => {
+    h.sandbox.store.addFault({ delayMs: 2000, times: 1 }); // the token request takes 2 s
+    const c = client();
+    const reason = new Error('caller gave up');
+    const controller = new AbortController();
+    const started = performance.now();
+    const pending = c.tokenFetch('slow', { signal: controller.signal });
+    controller.abort(reason);
+    assert.equal(await pending.then(() => 'answered', (e: unknown) => e), reason);
+    assert.ok(performance.now() - started < 1500, 'not after the token came');
+    assert.deepEqual(seen, [], 'nothing was sent');
+    await c.close();
+  });
+
+  test("authedFetch waits for its token outside ky's timeout: a token taking longer than the timeout still serves the call", async () => {
+    h.sandbox.store.addFault({ delayMs: 1500, times: 1 });
+    const c = client();
+    const answer = await c.authedFetch('late', { timeout: 1000, retry: 0 }).json<{ path: string }>();
+    assert.equal(answer.path, '/api/late');
+  });
+
+  test('a closed client refuses tokenFetch by name', async () => {
+    const c = client();
+    await c.close();
+    assert.throws(() => c.tokenFetch('x'), /Cannot call tokenFetch: this client was closed/);
+  });
+});
