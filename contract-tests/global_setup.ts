@@ -7,7 +7,7 @@
  */
 import process from 'node:process';
 import { newRunId } from '../src/auth_ui/run_tokens.ts';
-import { runSeed } from './boundaries.ts';
+import { runSeed } from './boundaries_ui.ts';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 import { describeTarget, ignoredByTheSandbox, loadTarget } from './target.ts';

@@ -68,7 +68,7 @@ const EDGES: [Violation, string, string[]][] = [
   ['post-token-alone-only', 'auth-contract 5.1 rule 2', [...API, '--grep', '5.1 rule 2']],
   ['name-mangled', 'auth-contract 5.3 creating step 5', ['--project', 'ui', '--grep', 'generated name']],
   ['multi-scope-first-only', 'auth-contract 5.3 creating step 6', ['--project', 'ui', '--grep', 'creating step 6']],
-  ['scope-near-miss-accepted', 'auth-contract 5.3 creating step 7', ['--project', 'ui', '--grep', 'service id changed']],
+  ['scope-near-miss-accepted', 'auth-contract 5.3 creating step 7', ['--project', 'ui', '--grep', 'incorrect scope']],
   ['revoke-newest', 'auth-contract 5.3 revoking steps 1-3', ['--project', 'ui', '--grep', 'two tokens alive']],
   ['copy-mismatch', 'auth-contract 5.3 creating steps 1-8', ['--project', 'ui', '--grep', 'creating, steps']],
 ];

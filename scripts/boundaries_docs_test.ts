@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { BOUNDARIES, generatedNames } from '../contract-tests/boundaries.ts';
+import { BOUNDARIES } from '../contract-tests/boundaries.ts';
+import { generatedNames } from '../contract-tests/boundaries_ui.ts';
 import { withBoundaries } from './boundaries_docs.ts';
 
 test("docs/contract.md lists the suite's boundary rows as contract-tests/boundaries.ts has them (npm run docs:boundaries)", () => {

@@ -5,7 +5,7 @@
  * a live service they are not tried (its test account would lock), and the
  * report says so.
  */
-import { CREDENTIALS } from '../boundaries.ts';
+import { CREDENTIALS } from '../boundaries_request.ts';
 import { clause, covers, expect, test } from '../fixtures.ts';
 
 for (const row of CREDENTIALS) {

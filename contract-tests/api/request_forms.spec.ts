@@ -3,7 +3,7 @@
  * form, in the other forms real clients send for the same content type, and
  * degenerate and hostile bodies (contract-tests/boundaries.ts).
  */
-import { REQUEST_FORMS } from '../boundaries.ts';
+import { REQUEST_FORMS } from '../boundaries_request.ts';
 import { type Answer, clause, covers, expect, finding, probe, test } from '../fixtures.ts';
 
 /** Whether an answer carries an access token. */

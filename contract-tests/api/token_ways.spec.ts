@@ -4,7 +4,7 @@
  * argument in the forms real clients send is accepted; degenerate and hostile
  * tokens are refused without a server error (contract-tests/boundaries.ts).
  */
-import { TOKEN_WAYS } from '../boundaries.ts';
+import { TOKEN_WAYS } from '../boundaries_token.ts';
 import { clause, covers, expect, finding, probe, refused, test } from '../fixtures.ts';
 
 for (const row of TOKEN_WAYS) {
