@@ -44,6 +44,11 @@ beforeEach(() => {
 });
 
 const client = (options: Parameters<Harness['client']>[0] = {}) => h.client({ baseUrl: `${service.origin}/api`, ...options });
+/** A client whose prediction service has no base URL, and the recording service's origin listed for its token. */
+const withoutPredictBase = () => {
+  const { SLICER_PREDICT_BASE_URL: _, ...env } = h.sandbox.env;
+  return client({ env, allowedOrigins: service.origin });
+};
 
 describe('the scope of a URL', () => {
   test('the service whose base URL it is under, the longest first; the base URL itself; else the service of its origin', async () => {
@@ -63,13 +68,34 @@ describe('the scope of a URL', () => {
     events.length = 0;
     await other.tokenFetch(`${new URL(h.sandbox.env.SLICER_PREDICT_BASE_URL).origin}/elsewhere`);
     assert.equal(events.find((e) => e.type === 'token.request')?.scope, predict, 'not under a base URL: the service of its origin');
+    // An origin of neither service (listed in allowedOrigins): the slicing service's scope, though the prediction
+    // service's base URL is the longer one.
+    const third = `http://localhost:${new URL(service.origin).port}`;
+    const listed = client({ predictBaseUrl: `${service.origin}/api/predict`, allowedOrigins: third, onEvent: (e) => events.push(e) });
+    events.length = 0;
+    await listed.tokenFetch(`${third}/x`);
+    assert.equal(events.find((e) => e.type === 'token.request')?.scope, slicer, 'an origin of no service: the default service');
+    assert.match(seen.at(-1)?.authorization ?? '', /^Bearer /);
   });
 
   test('an absolute URL with a scope whose base URL is not set is sent (the base URL is needed for relative paths only)', async () => {
-    const c = client({ allowedOrigins: service.origin });
+    const c = withoutPredictBase();
     const response = await c.tokenFetch(`${service.origin}/x`, { scope: 'predict' });
     assert.equal(response.status, 200);
     assert.match(seen[0]?.authorization ?? '', /^Bearer /);
+  });
+
+  test("a relative path needs its scope's base URL, before and after an absolute call of that scope", async () => {
+    const c = withoutPredictBase();
+    const relative = async () => {
+      const error = await (async () => c.tokenFetch('y', { scope: 'predict' }))().then(() => undefined, (e: unknown) => e);
+      assert.ok(isAuthError(error) && error.code === ErrorCode.CONFIG_INVALID, String(error));
+      assert.match(error.message, /SLICER_PREDICT_BASE_URL: missing: set it, or pass an absolute URL/);
+    };
+    await relative();
+    assert.equal((await c.tokenFetch(`${service.origin}/x`, { scope: 'predict' })).status, 200);
+    await relative();
+    assert.deepEqual(seen.map((s) => s.path), ['/x']);
   });
 
   test('absolute and relative calls of one scope each keep their way (a lane per URL kind)', async () => {
@@ -136,6 +162,36 @@ describe('bodies, sent again after a 401', () => {
     assert.ok(seen.every((s) => s.authorization === null && /token/.test(s.body)), JSON.stringify(seen));
   });
 
+  test('the post transport finds a form body by its media type, whatever its parameters', async () => {
+    const c = client({ transport: 'post' });
+    const headers = { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' };
+    await c.tokenFetch('f', { method: 'POST', body: 'a=1', headers });
+    await c.tokenFetch(new Request(`${service.origin}/api/g`, { method: 'POST', body: 'a=1', headers }));
+    assert.deepEqual(seen.map((s) => [s.authorization, new URLSearchParams(s.body).get('a'), new URLSearchParams(s.body).has('token')]), [
+      [null, '1', true],
+      [null, '1', true],
+    ]);
+  });
+
+  test('the header transport sends form and multipart bodies byte for byte, not parsed and written again', async () => {
+    const c = client();
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const multipart = { 'content-type': 'multipart/form-data; boundary=XyZ' };
+    const parts = '--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1 ~*\r\n--XyZ--\r\n';
+    // Written again, '~' would become %7E and %20 a '+'; a multipart body would get a boundary of its own.
+    await c.tokenFetch('f', { method: 'POST', body: 'q=a~b%20c', headers: form });
+    await c.tokenFetch(new Request(`${service.origin}/api/g`, { method: 'POST', body: 'q=a~b%20c', headers: form }));
+    await c.tokenFetch(new Request(`${service.origin}/api/h`, { method: 'POST', body: parts, headers: multipart }));
+    assert.deepEqual(seen.map((s) => s.body), ['q=a~b%20c', 'q=a~b%20c', parts]);
+    assert.ok(seen.every((s) => /^Bearer /.test(s.authorization ?? '')));
+  });
+
+  test('a HEAD request refused once is sent again (a HEAD answer has no body to cancel)', async () => {
+    const c = await refusingFirst();
+    assert.equal((await c.tokenFetch('x', { method: 'HEAD' })).status, 200);
+    assert.deepEqual(seen.map((s) => s.method), ['HEAD', 'HEAD']);
+  });
+
   test('the header transport leaves form bodies alone and sends the header', async () => {
     const c = client();
     const form = new FormData();
@@ -199,17 +255,39 @@ describe('refusals', () => {
 });
 
 describe('waiting for a token', () => {
-  test("the caller's signal ends tokenFetch's wait for a token at once, with its reason", async () => {
-    h.sandbox.store.addFault({ delayMs: 2000, times: 1 }); // the token request takes 2 s
-    const c = client();
+  test("the caller's signal ends tokenFetch's wait for a token at once, with its reason, in its options or its Request", async () => {
+    for (const call of ['options', 'Request'] as const) {
+      h.sandbox.store.addFault({ delayMs: 2000, times: 1 }); // the token request takes 2 s
+      const c = client();
+      const reason = new Error('caller gave up');
+      const controller = new AbortController();
+      const before = h.issued();
+      const pending = call === 'options'
+        ? c.tokenFetch('slow', { signal: controller.signal })
+        : c.tokenFetch(new Request(`${service.origin}/api/slow`, { signal: controller.signal }));
+      controller.abort(reason);
+      assert.equal(await pending.then(() => 'answered', (e: unknown) => e), reason, call);
+      assert.equal(h.issued(), before, `${call}: ended before the token came`);
+      assert.deepEqual(seen, [], 'nothing was sent');
+      await c.close();
+    }
+  });
+
+  test("the caller's signal ends the wait for the fresh token after a 401", async () => {
     const reason = new Error('caller gave up');
     const controller = new AbortController();
-    const started = performance.now();
-    const pending = c.tokenFetch('slow', { signal: controller.signal });
-    controller.abort(reason);
-    assert.equal(await pending.then(() => 'answered', (e: unknown) => e), reason);
-    assert.ok(performance.now() - started < 1500, 'not after the token came');
-    assert.deepEqual(seen, [], 'nothing was sent');
+    const c = client({
+      onEvent: (e) => {
+        if (e.type !== 'token.unauthorized') return;
+        h.sandbox.store.addFault({ delayMs: 2000, times: 1 }); // the fresh token takes 2 s
+        controller.abort(reason);
+      },
+    });
+    refusedTokens.add(await c.getToken());
+    const before = h.issued();
+    assert.equal(await c.tokenFetch('x', { signal: controller.signal }).then(() => 'answered', (e: unknown) => e), reason);
+    assert.equal(h.issued(), before, 'ended before the fresh token came');
+    assert.equal(seen.length, 1, 'sent once, refused, not sent again');
     await c.close();
   });
 

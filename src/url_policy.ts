@@ -24,7 +24,17 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function assertSafeUrl(url: string | URL, variable: string): void {
   const parsed = new URL(url);
-  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) throw new InsecureUrlError(parsed.host, variable);
+  if (!isSafeUrl(parsed)) throw new InsecureUrlError(parsed.host, variable);
+}
+
+/**
+ * Whether a URL may carry a secret without the user's opt-in: https anywhere, plain http to a loopback host only.
+ *
+ * @param url the parsed URL
+ * @returns true when it is safe
+ */
+export function isSafeUrl(url: URL): boolean {
+  return url.protocol !== 'http:' || isLoopbackHost(url.hostname);
 }
 
 /**
