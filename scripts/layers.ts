@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
+import { replaceSection } from './markers.ts';
 
 /** One layer: the files it holds (matched against paths relative to the root), as shown, and what they hold. */
 export interface Layer {
@@ -114,10 +115,7 @@ export function renderLayersTable(): string {
  * @throws when the markers are missing
  */
 export function withLayersTable(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${START} … ${END}`);
-  return readme.slice(0, start) + renderLayersTable() + readme.slice(end + END.length);
+  return replaceSection(readme, 'README.md', [START, END], renderLayersTable());
 }
 
 if (process.argv[1]?.endsWith('layers.ts')) writeFileSync('README.md', withLayersTable(readFileSync('README.md', 'utf8')));

@@ -30,6 +30,16 @@ import { freePort, ROOT, runProcess } from '../src/testing/processes.ts';
 const DENO = ['npx', '--yes', 'deno@2.9.6'];
 const BUN = ['npx', '--yes', 'bun@1.4.5'];
 const INSTALL = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+/** The quick start's calls run with no SLICER_* variable of the test's sandbox: the .env that init wrote is what they read. */
+const BARE = {
+  env: {
+    SLICER_AUTH_URL: undefined,
+    SLICER_BASE_URL: undefined,
+    SLICER_USERNAME: undefined,
+    SLICER_PASSWORD: undefined,
+    SLICER_SERVICE_ID: undefined,
+  },
+};
 /** The user's Playwright: the version this repository tests with. */
 const PLAYWRIGHT = `@playwright/test@${
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[
@@ -253,21 +263,12 @@ try {
     await check('bun run script.ts', bun, [...BUN, 'run', '--no-env-file', 'script.ts'], /consumer ok slicer/);
     // The quick start on Bun: init writes the sandbox's .env (Bun loads it too), the first script as written.
     const port = await freePort();
-    const bare = {
-      env: {
-        SLICER_AUTH_URL: undefined,
-        SLICER_BASE_URL: undefined,
-        SLICER_USERNAME: undefined,
-        SLICER_PASSWORD: undefined,
-        SLICER_SERVICE_ID: undefined,
-      },
-    };
     await check(
       'quick start, bun: slicer-auth init --sandbox',
       bun,
       [...BUN, 'x', 'slicer-auth', 'init', '--sandbox', '--port', String(port)],
       /wrote first-call\.mts/,
-      bare,
+      BARE,
     );
     const stop = await backgroundSandbox(bun, [...BUN, 'x', 'slicer-auth'], port);
     try {
@@ -276,7 +277,7 @@ try {
         bun,
         [...BUN, 'first-call.mts'],
         /Token for service_id=sandbox-slicer[\s\S]*\/slicer\/jobs → 200/,
-        bare,
+        BARE,
       );
     } finally {
       stop();
@@ -302,22 +303,13 @@ try {
     ], /bare ok/)
   ) {
     const port = await freePort();
-    const bare = {
-      env: {
-        SLICER_AUTH_URL: undefined,
-        SLICER_BASE_URL: undefined,
-        SLICER_USERNAME: undefined,
-        SLICER_PASSWORD: undefined,
-        SLICER_SERVICE_ID: undefined,
-      },
-    };
     const cli = [...DENO, 'run', '-A', 'node_modules/slicer-auth/bin/slicer-auth.js'];
     await check(
       'quick start, deno: slicer-auth init --sandbox',
       denoDir,
       [...cli, 'init', '--sandbox', '--port', String(port)],
       /wrote first-call\.mts/,
-      bare,
+      BARE,
     );
     const stop = await backgroundSandbox(denoDir, cli, port);
     try {
@@ -326,7 +318,7 @@ try {
         denoDir,
         [...DENO, 'run', '-A', 'first-call.mts'],
         /Token for service_id=sandbox-slicer[\s\S]*\/slicer\/jobs → 200/,
-        bare,
+        BARE,
       );
     } finally {
       stop();

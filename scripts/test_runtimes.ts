@@ -27,6 +27,8 @@ const denoSmoke = (...extra: string[]) => [
   ...extra,
   'scripts/runtime_smoke.ts',
 ];
+/** `deno run` of a CLI command without --allow-env: the environment cannot be read. */
+const denoWithoutEnv = (command: string) => [...DENO.slice(1), 'run', '--allow-read', '--allow-net=127.0.0.1', 'src/cli.ts', command];
 
 const sandbox = await startSandbox({ testMode: true });
 const redis = redisRequired() ? await startRedis() : undefined;
@@ -53,14 +55,7 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
   [
     'deno without --allow-env: the CLI names the flag',
     DENO[0],
-    [
-      ...DENO.slice(1),
-      'run',
-      '--allow-read',
-      '--allow-net=127.0.0.1',
-      'src/cli.ts',
-      'token',
-    ],
+    denoWithoutEnv('token'),
     /SLICER_AUTH_URL: cannot be read: no permission to read the environment \(Deno: run with --allow-env/,
     env,
     3,
@@ -68,14 +63,7 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
   [
     'deno without --allow-env: the doctor names the flag',
     DENO[0],
-    [
-      ...DENO.slice(1),
-      'run',
-      '--allow-read',
-      '--allow-net=127.0.0.1',
-      'src/cli.ts',
-      'doctor',
-    ],
+    denoWithoutEnv('doctor'),
     /✖ configuration: [\s\S]*fix: let the runtime read the environment: run Deno with --allow-env, or --allow-env=SLICER_/,
     env,
     1,
