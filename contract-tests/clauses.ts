@@ -6,6 +6,7 @@
  */
 import { test, type TestDetails } from '@playwright/test';
 import { readToolSettings } from '../src/tool_settings.ts';
+import type { Boundary } from './boundary.ts';
 
 /**
  * Test details of a *contract rule*: behaviour `docs/contract.md` states. Its
@@ -67,4 +68,19 @@ export function finding(expected: boolean, what: string): void {
  */
 export function covers(...members: string[]): void {
   for (const member of members) test.info().annotations.push({ type: 'covers', description: member });
+}
+
+/**
+ * A boundary row's test: its title, and its details (the row's clause when it is a rule, else a probe saying why).
+ * The test names the row's kind, input and value with {@link covers}.
+ *
+ * @param row the row
+ * @param whyProbe what the contract leaves open, when the row is a probe
+ * @returns the title and details for `test(title, details, body)`
+ */
+export function rowTest(row: Boundary, whyProbe: string): { readonly title: string; readonly details: TestDetails } {
+  return {
+    title: `${row.clause}${row.rule ? '' : ' (probe)'}: ${row.input}, ${row.value}: ${row.expect}`,
+    details: row.rule ? clause(row.clause) : probe(row.clause, whyProbe),
+  };
 }

@@ -14,7 +14,7 @@ import { SandboxControls } from './sandbox_controls.ts';
 import { describeTarget, loadTarget, type Target } from './target.ts';
 
 export { expect } from '@playwright/test';
-export { clause, covers, finding, probe, STRICT } from './clauses.ts';
+export { clause, covers, finding, probe, rowTest, STRICT } from './clauses.ts';
 export { type Answer, ContractApi, type Presentation, refused, type Service } from './contract_api.ts';
 export { SandboxControls } from './sandbox_controls.ts';
 

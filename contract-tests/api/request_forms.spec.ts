@@ -4,7 +4,7 @@
  * degenerate and hostile bodies (contract-tests/boundaries.ts).
  */
 import { REQUEST_FORMS } from '../boundaries_request.ts';
-import { type Answer, clause, covers, expect, finding, probe, test } from '../fixtures.ts';
+import { type Answer, covers, expect, finding, rowTest, test } from '../fixtures.ts';
 
 /** Whether an answer carries an access token. */
 function tokenIn(answer: Answer): boolean {
@@ -16,10 +16,7 @@ function tokenIn(answer: Answer): boolean {
 }
 
 for (const row of REQUEST_FORMS) {
-  const title = `${row.clause}${row.rule ? '' : ' (probe)'}: ${row.input}, ${row.value}: ${row.expect}`;
-  const details = row.rule
-    ? clause(row.clause)
-    : probe(row.clause, 'the contract documents the form-encoded body, not what a server does with another');
+  const { title, details } = rowTest(row, 'the contract documents the form-encoded body, not what a server does with another');
   test(title, details, async ({ api }) => {
     covers(`${row.kind}: ${row.input}, ${row.value}`);
     const sent = row.send({ username: api.target.username, password: api.target.password, scope: api.scope('slicer') });

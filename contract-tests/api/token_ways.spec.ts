@@ -5,13 +5,10 @@
  * tokens are refused without a server error (contract-tests/boundaries.ts).
  */
 import { TOKEN_WAYS } from '../boundaries_token.ts';
-import { clause, covers, expect, finding, probe, refused, test } from '../fixtures.ts';
+import { covers, expect, finding, refused, rowTest, test } from '../fixtures.ts';
 
 for (const row of TOKEN_WAYS) {
-  const title = `${row.clause}${row.rule ? '' : ' (probe)'}: ${row.input}, ${row.value}: ${row.expect}`;
-  const details = row.rule
-    ? clause(row.clause)
-    : probe(row.clause, 'the contract writes the header as "Bearer"; other spellings are not stated');
+  const { title, details } = rowTest(row, 'the contract writes the header as "Bearer"; other spellings are not stated');
   test(title, details, async ({ api }) => {
     covers(`${row.kind}: ${row.input}, ${row.value}`);
     const answer = await api.call('slicer', row.present(await api.issue('slicer')));
