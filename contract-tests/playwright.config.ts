@@ -68,7 +68,14 @@ export default defineConfig({
   projects: [
     { name: 'api', testMatch: `api/*.spec.${ext}` },
     { name: 'setup', testMatch: `setup/*.setup.${ext}`, use: { ...browser, trace: 'off' } },
-    { name: 'ui', testMatch: `ui/*.spec.${ext}`, dependencies: ['setup'], use: { ...browser, storageState: STORAGE_STATE } },
+    // A UI test creates and revokes tokens page by page: a staging UI, or a loaded CI machine, takes a while.
+    {
+      name: 'ui',
+      testMatch: `ui/*.spec.${ext}`,
+      dependencies: ['setup'],
+      timeout: 90_000,
+      use: { ...browser, storageState: STORAGE_STATE },
+    },
     // Tests that move the sandbox clock run last, one project after the other, so they expire no other test's token.
     { name: 'clock', testMatch: `clock/validity.spec.${ext}`, dependencies: ['api', 'ui'] },
     {

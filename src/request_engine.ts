@@ -254,6 +254,5 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
 }
 
 /** The base URL as a prefix of URLs that may carry a token without another check, when it is itself safe. */
-const trustedPrefix = (baseUrl: string | undefined) =>
-  // Stryker disable next-line ConditionalExpression: a shortcut past URL parsing; without it every URL is checked as the base URL was
-  baseUrl && isSafeUrl(new URL(baseUrl)) ? `${baseUrl}/` : undefined;
+// Stryker disable next-line ArrowFunction,ConditionalExpression: a shortcut past URL parsing; without it every URL is checked as the base URL was
+const trustedPrefix = (baseUrl: string | undefined) => (baseUrl && isSafeUrl(new URL(baseUrl)) ? `${baseUrl}/` : undefined);

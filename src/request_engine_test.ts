@@ -173,6 +173,13 @@ describe('bodies, sent again after a 401', () => {
     ]);
   });
 
+  test('the post transport sends a bodiless GET with the header, whatever content type it names (a default header, say)', async () => {
+    const c = client({ transport: 'post' });
+    const answer = await c.tokenFetch('f', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(answer.status, 200);
+    assert.deepEqual(seen.map((s) => [s.method, /^Bearer /.test(s.authorization ?? ''), s.body]), [['GET', true, '']]);
+  });
+
   test('the header transport sends form and multipart bodies byte for byte, not parsed and written again', async () => {
     const c = client();
     const form = { 'content-type': 'application/x-www-form-urlencoded' };

