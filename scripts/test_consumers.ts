@@ -91,11 +91,19 @@ async function check(
  * @param cwd the project
  * @param command how the project runs the CLI
  * @param port the port
- * @returns a stop function, once the sandbox printed its lines
+ * @returns a stop function, once the sandbox printed its lines; it ends the launcher and the sandbox it started (npx and
+ *   `bun x` do not pass a signal on), and resolves once they are gone
  */
-async function backgroundSandbox(cwd: string, command: string[], port: number): Promise<() => void> {
+async function backgroundSandbox(cwd: string, command: string[], port: number): Promise<() => Promise<void>> {
   const [bin, ...args] = command as [string, ...string[]];
-  const child = spawn(bin, [...args, 'sandbox', '--port', String(port)], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // A process group of its own, so that stopping it reaches the sandbox under the launcher.
+  const child = spawn(bin, [...args, 'sandbox', '--port', String(port)], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  const closed = new Promise<void>((resolve) => child.stdout.once('close', () => resolve()));
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the sandbox did not start: ${out}`)), 60_000);
@@ -107,7 +115,10 @@ async function backgroundSandbox(cwd: string, command: string[], port: number): 
       }
     });
   });
-  return () => child.kill('SIGTERM');
+  return () => {
+    process.kill(-(child.pid as number), 'SIGTERM');
+    return closed; // the pipe closes when the last process holding it, the sandbox, has ended
+  };
 }
 
 /** The TypeScript blocks of the README, each a module of its own. */
@@ -226,7 +237,7 @@ try {
         quickEnv,
       );
     } finally {
-      stop();
+      await stop();
     }
     for (const [file, text] of Object.entries(readmeBlocks())) writeFileSync(join(quick, file), text);
     writeFileSync(
@@ -280,7 +291,7 @@ try {
         BARE,
       );
     } finally {
-      stop();
+      await stop();
     }
     await check(
       'tsc with bun-types (bun init tsconfig)',
@@ -321,7 +332,7 @@ try {
         BARE,
       );
     } finally {
-      stop();
+      await stop();
     }
   }
 
