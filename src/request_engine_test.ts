@@ -299,9 +299,10 @@ describe('waiting for a token', () => {
   });
 
   test("authedFetch waits for its token outside ky's timeout: a token taking longer than the timeout still serves the call", async () => {
-    h.sandbox.store.addFault({ delayMs: 1500, times: 1 });
+    // The token takes 3 s; the call itself has 2 s, ample on a loaded machine for one request on loopback.
+    h.sandbox.store.addFault({ delayMs: 3000, times: 1 });
     const c = client();
-    const answer = await c.authedFetch('late', { timeout: 1000, retry: 0 }).json<{ path: string }>();
+    const answer = await c.authedFetch('late', { timeout: 2000, retry: 0 }).json<{ path: string }>();
     assert.equal(answer.path, '/api/late');
   });
 
