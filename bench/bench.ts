@@ -13,7 +13,8 @@
  * (c) Throughput while tokens roll over, for authedFetch and tokenFetch:
  *     2-second tokens from a sandbox in another process, 50 requests in
  *     flight (every fifth a JSON POST, options on every call), real clock,
- *     next to the same load with a token that does not expire.
+ *     next to the same load with a token that does not expire, and next to
+ *     the peer: a bearer header on plain fetch, its token refreshed by hand.
  * (d) Memory: heap growth over 100,000 authedFetch requests (--expose-gc).
  * (e) Cold start of a one-off script (one token, one request) per runtime,
  *     next to a plain-fetch script doing the same two requests.
