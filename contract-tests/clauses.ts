@@ -72,7 +72,7 @@ export function covers(...members: string[]): void {
 
 /**
  * A boundary row's test: its title, and its details (the row's clause when it is a rule, else a probe saying why).
- * The test names the row's kind, input and value with {@link covers}.
+ * The test itself still names the row with {@link covers}, which must run inside it.
  *
  * @param row the row
  * @param whyProbe what the contract leaves open, when the row is a probe

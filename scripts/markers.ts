@@ -4,7 +4,7 @@
  */
 
 /**
- * The text with the section between `start` and `end` replaced.
+ * The text with the section between its two markers replaced.
  *
  * @param text the document's text
  * @param file the document's name, for the error
