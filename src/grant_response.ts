@@ -18,7 +18,7 @@ export async function oauthFields(response: Response, secrets: readonly (string 
   try {
     json = JSON.parse(await response.text());
   } catch {
-    return {};
+    // not JSON: no OAuth fields (the schema below refuses undefined)
   }
   const body = v.safeParse(OAuthErrorSchema, json);
   if (!body.success) return {};
@@ -94,6 +94,7 @@ export async function processGrantResponse(
     );
   }
   const grant = result.output;
+  // Stryker disable next-line Regex: splitting on single whitespace only adds empty names, and no requested scope is empty
   if (grant.scope !== undefined && !grant.scope.split(/\s+/).includes(scope)) {
     // Using a token for another service than asked is a security bug, not a nuisance. A scope left
     // out is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.

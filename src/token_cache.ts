@@ -224,7 +224,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       const current = entries.get(scope);
       const pending = refresh(scope, 'forced'); // joins a refresh already under way: that token is new too
       if (current) {
-        if (entries.get(scope) === current) entries.delete(scope);
+        entries.delete(scope); // nothing replaced it yet: refresh settles later
         await forget(scope, current.grant.token);
       }
       const entry = await pending;

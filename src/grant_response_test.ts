@@ -1,0 +1,133 @@
+/**
+ * What a user reads when the token endpoint answers something other than a
+ * token: every message of `processGrantResponse`, word for word. The answers
+ * are built in memory (this is the parsing alone; `token_source_test.ts`
+ * sends real requests to a real server).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
+import { processGrantResponse } from './grant_response.ts';
+
+const SCOPE = 'service_id=slicer';
+const WHERE = `Cannot get a token for scope "${SCOPE}"`;
+
+/** An answer as if fetched from `url` (a Response built in memory has no URL of its own). */
+function answer(body: BodyInit | null, init: ResponseInit, url?: string): Response {
+  const response = new Response(body, init);
+  if (url) Object.defineProperty(response, 'url', { value: url });
+  return response;
+}
+
+const json = (value: unknown, status = 200) => answer(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+
+/** The error processGrantResponse throws for an answer. */
+async function failure(response: Response, secrets: string[] = []): Promise<Error> {
+  try {
+    await processGrantResponse(response, SCOPE, 0, secrets);
+  } catch (error) {
+    return error as Error;
+  }
+  assert.fail('expected an error');
+}
+
+describe('processGrantResponse', () => {
+  test('a redirect (300 included) names where it pointed, origin and path only, and is never followed', async () => {
+    const error = await failure(
+      answer(null, { status: 300, headers: { location: '/accounts/login?next=secret' } }, 'https://auth.example/oauth2/token/'),
+    );
+    assert.ok(error instanceof TokenEndpointRedirectError);
+    assert.equal(
+      error.message,
+      `${WHERE}: the token endpoint answered 300, a redirect to https://auth.example/accounts/login; ` +
+        'the password is sent to the configured endpoint only: check SLICER_AUTH_URL (https, exact path)',
+    );
+    assert.equal(error.location, 'https://auth.example/accounts/login');
+    assert.equal(error.status, 300);
+  });
+
+  test('a relative redirect from an answer without a URL shows the path alone; one without Location says nowhere', async () => {
+    const relative = await failure(answer(null, { status: 302, headers: { location: '/login' } }));
+    assert.match(relative.message, /answered 302, a redirect to \/login; /);
+    assert.equal((relative as TokenEndpointRedirectError).location, '/login');
+    const nowhere = await failure(answer(null, { status: 307 }));
+    assert.match(nowhere.message, /answered 307, a redirect to nowhere; /);
+    assert.equal((nowhere as TokenEndpointRedirectError).location, undefined);
+  });
+
+  test('a refusal names the status, then the OAuth error and its description, redacted', async () => {
+    const both = await failure(json({ error: 'invalid_grant', error_description: 'bad password hunter2' }, 400), ['hunter2']);
+    assert.ok(both instanceof TokenRequestRejectedError);
+    assert.equal(both.message, `${WHERE}: the token endpoint answered 400 invalid_grant: bad password [redacted]`);
+    assert.equal(both.error, 'invalid_grant');
+    assert.equal(both.error_description, 'bad password [redacted]');
+    const errorOnly = await failure(json({ error: 'invalid_scope' }, 400));
+    assert.equal(errorOnly.message, `${WHERE}: the token endpoint answered 400 invalid_scope`);
+    assert.equal((errorOnly as TokenRequestRejectedError).error_description, undefined);
+    const descriptionOnly = await failure(json({ error_description: 'locked' }, 403));
+    assert.equal(descriptionOnly.message, `${WHERE}: the token endpoint answered 403 locked`);
+  });
+
+  test('a refusal whose body is not JSON, or not OAuth fields, names the status alone', async () => {
+    for (const body of ['<h1>Forbidden</h1>', '{"error": 42}', '"denied"', '[]']) {
+      const error = await failure(answer(body, { status: 401 }));
+      assert.ok(error instanceof TokenRequestRejectedError, body);
+      assert.equal(error.message, `${WHERE}: the token endpoint answered 401`, body);
+      assert.equal(error.error, undefined, body);
+    }
+  });
+
+  test('a 2xx that is not JSON says whether it looks like an HTML page, with its content type', async () => {
+    const cases: [BodyInit, Record<string, string>, string][] = [
+      ['  <html>', { 'content-type': 'text/plain' }, 'an HTML page (content type "text/plain")'],
+      ['\n\t<p>Sign in</p>', {}, 'an HTML page (content type "text/plain;charset=UTF-8")'],
+      ['Service unavailable', { 'content-type': 'text/html' }, 'an HTML page (content type "text/html")'],
+      ['x < y', { 'content-type': 'text/plain' }, 'a body that is not JSON (content type "text/plain")'],
+      [new TextEncoder().encode('token=abc'), {}, 'a body that is not JSON (content type "no content type")'],
+    ];
+    for (const [body, headers, said] of cases) {
+      const error = await failure(answer(body, { status: 200, headers }));
+      assert.ok(error instanceof TokenResponseError);
+      assert.equal(
+        error.message,
+        `${WHERE}: the token endpoint answered 200 with ${said}, not a JSON token response; check SLICER_AUTH_URL`,
+      );
+    }
+  });
+
+  test('JSON that is not an object is said to be so', async () => {
+    for (const body of [42, null, 'token', [{ access_token: 'abc' }]]) {
+      const error = await failure(json(body));
+      assert.ok(error instanceof TokenResponseError);
+      assert.equal(error.message, `${WHERE}: the token response is not a JSON object`, JSON.stringify(body));
+      assert.deepEqual(error.paths, ['(body)']);
+    }
+  });
+
+  test('a malformed token response lists each field at fault with what it must be, never a value', async () => {
+    const error = await failure(json({ access_token: 'tok-secret', token_type: 'MAC', expires_in: 'soon' }));
+    assert.ok(error instanceof TokenResponseError);
+    assert.equal(
+      error.message,
+      `${WHERE}: the token response is malformed: token_type must be "Bearer"; expires_in must be a number of seconds`,
+    );
+    assert.deepEqual(error.paths, ['token_type', 'expires_in']);
+  });
+
+  test('a token for another scope is refused, naming that scope with the token redacted', async () => {
+    const error = await failure(json({ access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: 'service_id=other tok' }));
+    assert.ok(error instanceof TokenResponseError);
+    assert.equal(error.message, `${WHERE}: the token response is for scope "service_id=other [redacted]", not the one requested`);
+    assert.deepEqual(error.paths, ['scope']);
+  });
+
+  test('a scope list holding the requested scope among others, any whitespace between, is accepted', async () => {
+    const grant = await processGrantResponse(
+      json({ access_token: 'tok', token_type: 'bearer', expires_in: '60', scope: `read\t ${SCOPE}\nwrite` }),
+      SCOPE,
+      1_000,
+      [],
+    );
+    assert.deepEqual(grant, { token: 'tok', expiresAt: 61_000, lifetime: 60_000 });
+  });
+});
