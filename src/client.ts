@@ -66,6 +66,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const config = parseConfig(readEnv(options), options, needs);
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
   const secrets = secretsOf(config);
   const logger = options.logger ?? prefixed(console);
   const level = config.logLevel;
@@ -94,6 +95,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       ...credentials,
       fetch: send,
       clock,
+      random,
       timeoutMs: options.tokenTimeoutMs,
       retries: options.tokenRetries,
       emit,
@@ -107,7 +109,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       confirm: shared?.confirm,
       forget: shared?.forget,
       now: () => clock.now(),
-      random: options.random ?? Math.random,
+      random,
       marginMs,
       warn,
       emit,

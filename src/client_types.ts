@@ -33,7 +33,7 @@ export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOpti
    */
   clock?: Clock | undefined;
   /**
-   * Random source in [0, 1) for refresh jitter.
+   * Random source in [0, 1) for refresh jitter and the waits between token-request retries.
    * @default Math.random
    */
   random?: (() => number) | undefined;

@@ -174,6 +174,7 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
   return {
     fetchGrant: shared,
     forget: async (scope, token) => {
+      // Stryker disable next-line ConditionalExpression: FAILED is a symbol, so `found?.token` alone is undefined for it too
       const stored = token ?? (await read(scope).then((found) => (found === FAILED ? undefined : found?.token)));
       if (stored === undefined) return;
       refused.add(stored);

@@ -28,6 +28,8 @@ export interface TokenSourceOptions {
   fetch: FetchLike;
   /** The client's clock: grant lifetimes start when the request is sent; body reads are timed on it. */
   clock: Clock;
+  /** Random source in [0, 1): spreads each wait between retries over [0, the backoff], so a fleet does not retry in step. */
+  random: () => number;
   /** Receives a `token.request` event per request; undefined when nobody listens. */
   emit?: ((event: AuthEvent) => void) | undefined;
   /**
@@ -129,7 +131,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         methods: ['post'],
         statusCodes: RETRY_STATUSES,
         retryOnTimeout: true,
-        jitter: true,
+        jitter: (delay) => delay * options.random(),
         backoffLimit: 5_000,
         maxRetryAfter: 30_000,
       },
@@ -160,7 +162,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         },
       );
     }
-    if (isTimeoutError(error) || (error as Error).name === BODY_TIMEOUT) {
+    if (isTimeoutError(error) || error instanceof BodyTimeoutError) {
       throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout), after retries`);
     }
     const found = networkCause(error);
@@ -174,7 +176,8 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
   }
 }
 
-const BODY_TIMEOUT = 'BodyTimeoutError';
+/** The body of an answer did not arrive in time (reported as a timeout, like ky's own). */
+class BodyTimeoutError extends Error {}
 
 /**
  * Reads a whole body within a time limit and returns an equivalent buffered response.
@@ -183,13 +186,14 @@ const BODY_TIMEOUT = 'BodyTimeoutError';
  * @param timeoutMs how long the body may take
  * @param clock waits out the time limit
  * @returns the same answer, fully read
- * @throws Error named `BodyTimeoutError` on a stall; the stream's error when the connection drops
+ * @throws {BodyTimeoutError} on a stall; the stream's error when the connection drops
  */
 async function buffered(response: Response, timeoutMs: number, clock: Clock): Promise<Response> {
   const done = new AbortController();
   const stalled = clock.sleep(timeoutMs, done.signal).then(() => {
+    // Stryker disable next-line OptionalChaining: a stalled answer has a body (a null one is read at once)
     void response.body?.cancel().catch(() => undefined);
-    throw Object.assign(new Error(`The answer's body did not arrive within ${timeoutMs} ms`), { name: BODY_TIMEOUT });
+    throw new BodyTimeoutError();
   });
   try {
     const text = await Promise.race([response.text(), stalled]);

@@ -11,6 +11,8 @@ export interface FakeClock extends Clock {
   advance(ms: number): void;
   /** How many `sleep` calls were made. */
   sleeps(): number;
+  /** How many `sleep` calls are still waiting (neither woken nor cancelled). */
+  pending(): number;
 }
 
 /**
@@ -49,6 +51,7 @@ export function createFakeClock(options: { autoAdvance?: boolean; start?: number
       }
     },
     sleeps: () => count,
+    pending: () => sleepers.length,
   };
   return clock;
 }

@@ -47,7 +47,13 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
   const credentials = config.credentials as NonNullable<Config['credentials']>;
   const started = systemClock.now();
   try {
-    const response = await sendGrantRequest({ ...credentials, fetch: (i, init) => fetch(i, init), clock: systemClock, retries: 0 }, scope);
+    const response = await sendGrantRequest({
+      ...credentials,
+      fetch: (i, init) => fetch(i, init),
+      clock: systemClock,
+      random: Math.random,
+      retries: 0,
+    }, scope);
     const raw = await response.clone().text();
     const date = Date.parse(response.headers.get('date') ?? '');
     const grant = await processGrantResponse(response, scope, started, [credentials.password]);

@@ -1,0 +1,237 @@
+/**
+ * The token source against a raw loopback server that answers each request
+ * with bytes the test writes (exact status lines, stalled bodies, held
+ * connections), on a fake clock: what it sends, what it reports in events,
+ * every message of a failure, retries, and the low-level cause of a network
+ * failure.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { isAuthError, TokenEndpointUnavailableError, TokenRequestRejectedError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
+import { Secret } from './redact.ts';
+import { createFakeClock, type FakeClock } from './testing/fake_clock.ts';
+import { createTokenSource, networkCause, type TokenSourceOptions } from './token_source.ts';
+
+const SCOPE = 'service_id=s';
+const GOOD = JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: SCOPE });
+
+/** What one request got: its head and body as received, and the socket to answer on. */
+interface Received {
+  head: string;
+  body: string;
+  socket: Socket;
+}
+type Answer = (received: Received) => void;
+
+/** Writes a whole HTTP/1.1 answer and closes the connection. */
+const reply = (statusLine: string, body = '', type = 'application/json'): Answer => ({ socket }) =>
+  socket.end(
+    `HTTP/1.1 ${statusLine}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+
+let port = 0;
+const answers: Answer[] = [];
+const received: Received[] = [];
+const held: Socket[] = [];
+const server = createServer((socket) => {
+  held.push(socket);
+  let data = '';
+  socket.on('data', (chunk) => {
+    data += chunk.toString('latin1');
+    const end = data.indexOf('\r\n\r\n');
+    const length = Number(/content-length: *(\d+)/i.exec(data)?.[1] ?? 0);
+    if (end < 0 || data.length < end + 4 + length) return;
+    const request = { head: data.slice(0, end), body: data.slice(end + 4, end + 4 + length), socket };
+    data = '';
+    received.push(request);
+    (answers.shift() ?? reply('500 Internal Server Error', 'no answer queued'))(request);
+  });
+});
+before(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+});
+after(() => {
+  for (const socket of held) socket.destroy();
+  server.close();
+});
+
+/** A token source on a fake clock whose answers are `queued`, in order; `random` 0 makes retries immediate. */
+function source(queued: Answer[], overrides: Partial<TokenSourceOptions> = {}) {
+  answers.length = 0;
+  received.length = 0;
+  answers.push(...queued);
+  const clock: FakeClock = createFakeClock();
+  const events: AuthEvent[] = [];
+  const fetchGrant = createTokenSource({
+    authUrl: `http://127.0.0.1:${port}`,
+    username: 'alice',
+    password: new Secret('pw-S3CRET'),
+    fetch: (input, init) => fetch(input, init),
+    clock,
+    random: () => 0,
+    retries: 0,
+    emit: (event) => events.push(event),
+    ...overrides,
+  });
+  return { clock, events, get: () => fetchGrant(SCOPE) };
+}
+
+/** The error a grant request ends with. */
+const failure = (s: ReturnType<typeof source>) =>
+  s.get().then(
+    () => assert.fail('expected a failure'),
+    (error: unknown) => {
+      assert.ok(isAuthError(error), String(error));
+      return error;
+    },
+  );
+
+const where = () => `Cannot get a token for scope "${SCOPE}" from http://127.0.0.1:${port}/oauth2/token/`;
+
+describe('token source on the wire', () => {
+  test('the grant is a form POST to /oauth2/token/ with the form content type set explicitly and JSON asked for', async () => {
+    const s = source([reply('200 OK', GOOD)]);
+    assert.equal((await s.get()).token, 'tok');
+    const [request] = received;
+    assert.ok(request);
+    assert.match(request.head, /^POST \/oauth2\/token\/ HTTP\/1\.1\r\n/);
+    assert.match(request.head, /\r\ncontent-type: application\/x-www-form-urlencoded\r\n/i);
+    assert.match(request.head, /\r\naccept: application\/json\r\n/i);
+    assert.deepEqual(Object.fromEntries(new URLSearchParams(request.body)), {
+      grant_type: 'password',
+      username: 'alice',
+      password: 'pw-S3CRET',
+      scope: SCOPE,
+    });
+  });
+
+  test('token.request events time the request on the injected clock and carry the status, on success and on failure', async () => {
+    const late = (answer: Answer): Answer => (request) => (s.clock.advance(250), answer(request));
+    const s = source([late(reply('200 OK', GOOD)), late(reply('200 OK', '{"token_type": "Bearer"}'))]);
+    s.clock.advance(10_000);
+    await s.get();
+    await failure(s);
+    const url = `http://127.0.0.1:${port}/oauth2/token/`;
+    assert.deepEqual(s.events, [
+      { type: 'token.request', scope: SCOPE, url, durationMs: 250, outcome: 'ok', status: 200 },
+      { type: 'token.request', scope: SCOPE, url, durationMs: 250, outcome: 'TOKEN_RESPONSE_INVALID', status: 200 },
+    ]);
+  });
+
+  test('a 5xx with OAuth fields is unavailable, naming the status, the fields and the empty reason phrase trimmed', async () => {
+    const s = source([reply('503 ', JSON.stringify({ error: 'temporarily_unavailable', error_description: 'maintenance' }))]);
+    const error = await failure(s);
+    assert.ok(error instanceof TokenEndpointUnavailableError);
+    assert.equal(error.message, `${where()}: the token endpoint answered 503 temporarily_unavailable: maintenance after retries`);
+    assert.equal(error.status, 503);
+  });
+
+  test('a 500 carrying an OAuth error is unavailable, not a refusal', async () => {
+    const error = await failure(source([reply('500 Internal Server Error', '{"error": "server_error"}')]));
+    assert.ok(error instanceof TokenEndpointUnavailableError);
+    assert.equal(error.message, `${where()}: the token endpoint answered 500 Internal Server Error server_error after retries`);
+  });
+
+  test('a 429 without OAuth fields is unavailable; with an OAuth error it is a refusal', async () => {
+    const busy = await failure(source([reply('429 Too Many Requests', 'slow down', 'text/plain')]));
+    assert.ok(busy instanceof TokenEndpointUnavailableError);
+    assert.equal(busy.message, `${where()}: the token endpoint answered 429 Too Many Requests after retries`);
+    const locked = await failure(
+      source([reply('429 Too Many Requests', JSON.stringify({ error_description: 'wait', error: 'invalid_grant' }))]),
+    );
+    assert.ok(locked instanceof TokenRequestRejectedError);
+    assert.equal(locked.message, `${where()}: the token endpoint answered 429 Too Many Requests invalid_grant: wait after retries`);
+    assert.equal(locked.status, 429);
+  });
+
+  test("retries wait a random share of ky's backoff, drawn from the injected source", async () => {
+    const draws: number[] = [];
+    const s = source([reply('502 Bad Gateway'), reply('502 Bad Gateway'), reply('200 OK', GOOD)], {
+      retries: 2,
+      random: () => (draws.push(0), 0),
+    });
+    assert.equal((await s.get()).token, 'tok');
+    assert.equal(received.length, 3);
+    assert.deepEqual(draws, [0, 0], 'one draw per wait');
+  });
+
+  test('a request that gets no answer in time is retried', async () => {
+    // ky's timeout runs on the real clock (it takes no injected one): 2 s leaves a loaded machine room.
+    const s = source([() => {}, reply('200 OK', GOOD)], { retries: 1, timeoutMs: 2_000 });
+    assert.equal((await s.get()).token, 'tok');
+    assert.equal(received.length, 2);
+  });
+
+  test('a body that stalls is a timeout once the clock passes the limit, and no wait is left behind on success', async () => {
+    const stall: Answer = ({ socket }) => socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{');
+    const s = source([stall], { timeoutMs: 5_000 });
+    const pending = failure(s);
+    while (received.length === 0 || s.clock.pending() === 0) await new Promise((resolve) => setImmediate(resolve));
+    s.clock.advance(5_000);
+    const error = await pending;
+    assert.equal(error.message, `${where()}: no complete answer within 5000 ms (timeout), after retries`);
+    const ok = source([reply('200 OK', GOOD)]);
+    await ok.get();
+    assert.equal(ok.clock.pending(), 0, "the body's time limit is cancelled once it arrived");
+  });
+
+  test('a 204 is a 2xx without a token response; a 304 is a redirect to nowhere', async () => {
+    const empty = await failure(source([({ socket }) => socket.end('HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n')]));
+    assert.equal(
+      empty.message,
+      `Cannot get a token for scope "${SCOPE}": the token endpoint answered 204 with a body that is not JSON ` +
+        '(content type "no content type"), not a JSON token response; check SLICER_AUTH_URL',
+    );
+    const notModified = await failure(source([({ socket }) => socket.end('HTTP/1.1 304 Not Modified\r\nconnection: close\r\n\r\n')]));
+    assert.equal(notModified.code, 'TOKEN_ENDPOINT_REDIRECT');
+    assert.match(notModified.message, /answered 304, a redirect to nowhere; /);
+  });
+
+  test('a network failure names the host and the low-level reason, and keeps a redacted copy of the cause', async () => {
+    const s = source([], { authUrl: 'http://127.0.0.1:9' });
+    const error = await failure(s);
+    assert.match(
+      error.message,
+      /^Cannot get a token for scope "service_id=s" from http:\/\/127\.0\.0\.1:9\/oauth2\/token\/: cannot reach 127\.0\.0\.1:9 \(bad port\): fetch failed$/,
+    );
+    assert.ok(error.cause instanceof Error);
+    assert.equal(error.cause.message, 'fetch failed');
+  });
+
+  test("a runtime's fetch error without a cause is shown by its own message", async () => {
+    const s = source([], { fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    const error = await failure(s);
+    assert.equal(error.message, `${where()}: cannot reach 127.0.0.1:${port}: Failed to fetch`);
+  });
+});
+
+describe('networkCause', () => {
+  const chain = (...links: (Error & { code?: string })[]) => {
+    for (let i = 0; i < links.length - 1; i++) (links[i] as Error).cause = links[i + 1];
+    return links[0];
+  };
+  const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  test("a code in the chain, however deep up to five links; undici's generic socket code is passed over", () => {
+    assert.equal(networkCause(chain(new TypeError('fetch failed'), coded('connect ECONNREFUSED', 'ECONNREFUSED'))), 'ECONNREFUSED');
+    const deep = (depth: number) => chain(...Array.from({ length: depth }, (_, i) => new Error(`link ${i}`)), coded('x', 'EDEEP'));
+    assert.equal(networkCause(deep(4)), 'EDEEP', 'the fifth link');
+    assert.equal(networkCause(deep(5)), 'link 4', 'a sixth link is not read');
+    assert.equal(networkCause(chain(new TypeError('fetch failed'), coded('other side closed', 'UND_ERR_SOCKET'))), 'other side closed');
+  });
+
+  test("Deno's and Bun's words, lower-cased; else the deepest cause's own message, cut at 120 characters; never the top message", () => {
+    assert.equal(
+      networkCause(chain(new TypeError('error sending request'), new Error('Connection Refused (os error 111)'))),
+      'connection refused',
+    );
+    assert.equal(networkCause(chain(new TypeError('fetch failed'), new Error('bad port'))), 'bad port');
+    assert.equal(networkCause(chain(new TypeError('fetch failed'), new Error('x'.repeat(200)))), 'x'.repeat(120));
+    assert.equal(networkCause(new TypeError('fetch failed')), undefined);
+    assert.equal(networkCause(chain(new TypeError('fetch failed'), new Error(''))), undefined);
+    assert.equal(networkCause('not an error'), undefined);
+  });
+});
