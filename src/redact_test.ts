@@ -1,0 +1,79 @@
+/**
+ * The secret box and redaction, value by value: every form a secret takes in
+ * free text, the order forms are replaced in, and what a sanitized error
+ * chain keeps.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { inspect } from 'node:util';
+import { redact, sanitizeCause, Secret } from './redact.ts';
+
+describe('Secret', () => {
+  test('prints as [redacted] every way a value is turned into text, and reveals the value only when asked', () => {
+    const secret = new Secret('hunter2');
+    assert.equal(String(secret), '[redacted]');
+    assert.equal(`${secret}`, '[redacted]');
+    assert.equal(JSON.stringify({ secret }), '{"secret":"[redacted]"}');
+    assert.equal(inspect(secret), '[redacted]');
+    assert.equal(inspect({ secret }, { showHidden: true, depth: 5 }), '{ secret: [redacted] }');
+    assert.equal(secret.reveal(), 'hunter2');
+  });
+});
+
+describe('redact', () => {
+  test('replaces the value as is, URL-encoded both ways, base64 with and without padding, and base64url', () => {
+    const value = 'a b/c?~'; // space, slash and a base64 that holds + and /
+    const base64 = Buffer.from(value).toString('base64');
+    assert.equal(base64, 'YSBiL2M/fg==');
+    const forms = [value, 'a%20b%2Fc%3F~', 'a+b%2Fc%3F%7E', base64, 'YSBiL2M/fg', 'YSBiL2M_fg'];
+    for (const form of forms) assert.equal(redact(`<${form}>`, [value]), '<[redacted]>', form);
+  });
+
+  test('encodes the value as UTF-8 before base64', () => {
+    const value = 'pässwörd';
+    assert.equal(redact(`Basic ${Buffer.from(value).toString('base64')}`, [value]), 'Basic [redacted]');
+  });
+
+  test('replaces every occurrence, the longest form first so none is left half-replaced', () => {
+    // "=x" is "PXg=" in base64, which holds its unpadded form "PXg".
+    assert.equal(redact('PXg= and PXg= and =x', ['=x']), '[redacted] and [redacted] and [redacted]');
+  });
+
+  test('takes strings and Secrets, several at once, and ignores empty or missing ones', () => {
+    assert.equal(redact('user pw tok', ['', undefined, new Secret('pw'), 'tok']), 'user [redacted] [redacted]');
+    assert.equal(redact('nothing to hide', []), 'nothing to hide');
+  });
+});
+
+describe('sanitizeCause', () => {
+  test('copies names, messages (redacted) and string codes down the chain, and nothing else', () => {
+    const root = Object.assign(new Error('connect to host with pw failed'), { code: 'ECONNREFUSED', options: { body: 'pw' } });
+    const top = new TypeError('fetch failed', { cause: root });
+    const copy = sanitizeCause(top, ['pw']);
+    assert.equal(copy.name, 'TypeError');
+    assert.equal(copy.message, 'fetch failed');
+    assert.equal(copy.stack, 'TypeError: fetch failed');
+    const cause = copy.cause as Error & { code?: string };
+    assert.equal(cause.message, 'connect to host with [redacted] failed');
+    assert.equal(cause.code, 'ECONNREFUSED');
+    assert.equal(cause.stack, 'Error: connect to host with [redacted] failed');
+    assert.deepEqual(Object.keys(cause), ['name', 'code'], 'no options, no body');
+    assert.equal(cause.cause, undefined);
+  });
+
+  test('a numeric code is not copied; a thrown non-error becomes an Error of its text', () => {
+    const copy = sanitizeCause(Object.assign(new Error('x'), { code: 42 }), []);
+    assert.deepEqual(Object.keys(copy), ['name']);
+    const thrown = sanitizeCause('secret pw', ['pw']);
+    assert.ok(thrown instanceof Error);
+    assert.equal(thrown.message, 'secret [redacted]');
+  });
+
+  test('copies at most six links of a chain (a cycle ends there too)', () => {
+    const cyclic = new Error('loop');
+    cyclic.cause = cyclic;
+    let depth = 0;
+    for (let e: unknown = sanitizeCause(cyclic, []); e instanceof Error; e = e.cause) depth++;
+    assert.equal(depth, 6);
+  });
+});
