@@ -55,7 +55,9 @@ export function distrust(file: string): string | undefined {
     return undefined; // missing (or unreadable: reading says so)
   }
   if (stat.isSymbolicLink()) return 'it is a symbolic link';
+  // Stryker disable next-line ConditionalExpression,StringLiteral: the tests run on Linux, where neither check can differ
   if (process.platform === 'win32') return undefined;
+  // Stryker disable next-line ConditionalExpression: the tests run on Linux, where neither check can differ
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
   if ((stat.mode & 0o077) !== 0) return `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)}; chmod 600 it)`;
   return undefined;
@@ -87,7 +89,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
     try {
       json = JSON.parse(text);
     } catch {
-      json = undefined;
+      // not JSON: the schema below refuses undefined
     }
     const parsed = v.safeParse(CacheFileSchema, json);
     if (!parsed.success) {
@@ -104,6 +106,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
     change(entries);
     const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
+      // Stryker disable next-line ObjectLiteral: the chmod below makes the mode exact either way; this narrows the moment before it
       writeFileSync(temporary, JSON.stringify({ format: content.format, version: content.version, entries }), { mode: 0o600 });
       chmodSync(temporary, 0o600); // the umask may have cleared bits, never added: make it exact
       renameSync(temporary, file);

@@ -26,6 +26,19 @@ test('the key is derived, not random per seal: the same passphrase opens what an
   assert.equal(two.open(one.seal('v', 'k'), 'k'), 'v');
 });
 
+test('an entry sealed by an earlier process with the same key still opens: the key derivation and format are fixed', async () => {
+  // Sealed once with 'known answer' (salt "slicer-auth store seal v2", scrypt N=2^15 r=8 p=1, AES-256-GCM).
+  const seal = await createSeal(new Secret('known answer'));
+  assert.equal(seal.open('s2.a8k2fu1_LVOsLxJjOv-KMiSqZqa0Yv08DeFjBFIl4A6kEvqpAUnOEsg', 'slicer-auth:v2:token:kat'), '{"token":"t"}');
+  assert.equal(seal.open('s2.wZVYGiiLE2IyTm87AYKgJSuJ1uS-MYe15LTaSw', 'k'), '', 'an empty text: IV and tag only');
+  assert.equal(
+    seal.open('s1.a8k2fu1_LVOsLxJjOv-KMiSqZqa0Yv08DeFjBFIl4A6kEvqpAUnOEsg', 'slicer-auth:v2:token:kat'),
+    undefined,
+    'another format',
+  );
+  assert.equal(seal.open(seal.seal('é ü', 'clé'), 'clé'), 'é ü', 'UTF-8 text and place');
+});
+
 test('store-key prints a new 32-byte base64url key each time, and takes no argument', async () => {
   const out: string[] = [];
   const io = { out: (line: string) => out.push(line), err: () => undefined };

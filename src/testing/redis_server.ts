@@ -27,16 +27,25 @@ export function redisAvailable(): boolean {
 }
 
 /**
+ * How to launch the server: on Linux through `setpriv --pdeathsig KILL`, so
+ * the server dies with the test process even when that process is killed
+ * before its `after` runs (a timeout, a mutation run's bail).
+ */
+const launcher = (): string[] =>
+  spawnSync('setpriv', ['--help'], { encoding: 'utf8' }).stdout?.includes('--pdeathsig') ? ['setpriv', '--pdeathsig', 'KILL'] : [];
+
+/**
  * Starts a Redis server for a test.
  *
  * @returns the server; stop it in `after`
  */
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
+  const [command = 'redis-server', ...prefix] = [...launcher(), 'redis-server'];
   let child: ChildProcess | undefined;
   const start = () =>
     new Promise<void>((resolve, reject) => {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      child = spawn(command, [...prefix, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';

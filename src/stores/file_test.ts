@@ -1,0 +1,195 @@
+/**
+ * The file store in-process, on a fake wall clock (`file_cache_test.ts`
+ * runs it across real processes): the file's exact content and mode, what
+ * is refused and with which words, expiry on write, compare-and-delete, and
+ * the lock file's edges (its owner gone, its age to the millisecond, a path
+ * that is not a regular file).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { describe, test } from 'node:test';
+import { createFileStore, distrust } from './file.ts';
+import type { StoreKey } from './store.ts';
+
+const KEY: StoreKey = { authUrl: 'https://auth.example', username: 'u', scope: 'service_id=s' };
+const grant = (token: string, expiresAt: number) => ({ token, expiresAt, lifetime: 60_000 });
+
+/** A store in a fresh directory, on a wall clock the test sets. */
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'file-store-'));
+  const file = join(dir, 'tokens.json');
+  const s = { dir, file, wall: 1_000_000 };
+  return Object.assign(s, { store: createFileStore(file, () => s.wall) });
+}
+
+/** Whether a path exists, a dangling link included. */
+const present = (path: string) => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const content = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as unknown;
+
+describe('file store', () => {
+  test('writes one JSON file of mode 0600, keyed by auth URL, user and scope, described by its path', async () => {
+    const s = setup();
+    const umask = process.umask(0); // a permissive umask must not loosen the file
+    try {
+      await s.store.put(KEY, grant('mine', 2_000_000));
+      await s.store.put({ ...KEY, scope: 'service_id=t' }, grant('other', 2_000_000));
+    } finally {
+      process.umask(umask);
+    }
+    assert.deepEqual(content(s.file), {
+      format: 'slicer-auth-token-cache',
+      version: 1,
+      entries: {
+        'https://auth.example u service_id=s': grant('mine', 2_000_000),
+        'https://auth.example u service_id=t': grant('other', 2_000_000),
+      },
+    });
+    assert.equal(statSync(s.file).mode & 0o777, 0o600);
+    assert.deepEqual(await s.store.get(KEY), grant('mine', 2_000_000));
+    assert.equal(s.store.description, `file ${s.file}`);
+    assert.equal(s.store.kind, 'file');
+  });
+
+  test('a missing file reads as empty; entries whose token expired by the wall clock are dropped on the next write', async () => {
+    const s = setup();
+    assert.equal(await s.store.get(KEY), undefined);
+    await s.store.put({ ...KEY, scope: 'a' }, grant('ends-now', 1_500_000));
+    await s.store.put({ ...KEY, scope: 'b' }, grant('ends-later', 1_500_001));
+    s.wall = 1_500_000;
+    await s.store.put(KEY, grant('new', 2_000_000));
+    assert.deepEqual(Object.keys((content(s.file) as { entries: object }).entries), [
+      'https://auth.example u b',
+      'https://auth.example u service_id=s',
+    ]);
+  });
+
+  test('compare-and-delete removes only the token named; a missing entry is no error', async () => {
+    const s = setup();
+    await s.store.deleteIfSame(KEY, 'nothing');
+    assert.equal(existsSync(s.file), false, 'nothing written');
+    await s.store.put(KEY, grant('newer', 2_000_000));
+    await s.store.deleteIfSame(KEY, 'older');
+    assert.equal((await s.store.get(KEY))?.token, 'newer');
+    await s.store.deleteIfSame(KEY, 'newer');
+    assert.equal(await s.store.get(KEY), undefined);
+  });
+
+  test('a corrupt or foreign file is refused in so many words, and left as it is', async () => {
+    for (const text of ['{"format": "slicer-auth-token-cache"', '{"format": "someone-else", "version": 1, "entries": {}}']) {
+      const s = setup();
+      writeFileSync(s.file, text, { mode: 0o600 });
+      await assert.rejects(s.store.get(KEY), {
+        message: `Ignoring the token cache ${s.file}: it is not a slicer-auth token cache (corrupt or foreign); remove it to use the cache`,
+      });
+      await assert.rejects(s.store.put(KEY, grant('t', 2_000_000)));
+      assert.equal(readFileSync(s.file, 'utf8'), text);
+    }
+  });
+
+  test('a path that cannot be read or written is named with the system code', async () => {
+    const s = setup();
+    mkdirSync(s.file, { mode: 0o700 });
+    await assert.rejects(s.store.get(KEY), { message: `Ignoring the token cache ${s.file}: cannot read it (EISDIR)` });
+    const nowhere = join(s.dir, 'missing', 'tokens.json');
+    await assert.rejects(createFileStore(nowhere).put(KEY, grant('t', Date.now() + 60_000)), {
+      message: `Cannot write the token cache ${nowhere} (ENOENT)`,
+    });
+  });
+
+  test('a file that is a symbolic link, too open, or (as root) another user’s is distrusted, saying why', (t) => {
+    const s = setup();
+    writeFileSync(s.file, '{}', { mode: 0o600 });
+    assert.equal(distrust(s.file), undefined);
+    assert.equal(distrust(join(s.dir, 'missing')), undefined);
+    chmodSync(s.file, 0o640);
+    assert.equal(distrust(s.file), 'group or others may read or write it (mode 640; chmod 600 it)');
+    chmodSync(s.file, 0o600);
+    const link = join(s.dir, 'link.json');
+    symlinkSync(s.file, link);
+    assert.equal(distrust(link), 'it is a symbolic link');
+    if (process.getuid?.() !== 0) return t.skip('changing a file’s owner needs root');
+    chownSync(s.file, 1, 1);
+    assert.equal(distrust(s.file), 'it belongs to another user');
+  });
+
+  test('the lock is a file holding the owner’s pid, taken once, released (twice is harmless), then free again', async () => {
+    const s = setup();
+    const release = await s.store.lock(KEY, 60_000);
+    assert.ok(release);
+    assert.equal(readFileSync(`${s.file}.lock`, 'utf8'), String(process.pid));
+    assert.equal(await s.store.lock(KEY, 60_000), undefined, 'held by a live process');
+    assert.equal(existsSync(`${s.file}.lock`), true, 'a live holder’s lock is left alone');
+    await release();
+    await release();
+    assert.ok(await s.store.lock(KEY, 60_000));
+  });
+
+  test('a lock whose owner is gone is broken at once; a live owner’s lock is broken once older than the TTL, to the millisecond', async () => {
+    const s = setup();
+    const lock = `${s.file}.lock`;
+    writeFileSync(lock, String(spawnSync(process.execPath, ['-e', '']).pid)); // that process has exited
+    assert.equal(await s.store.lock(KEY, 60_000), undefined);
+    assert.equal(existsSync(lock), false, 'broken');
+    writeFileSync(lock, String(process.pid));
+    const written = statSync(lock).mtimeMs;
+    s.wall = written + 60_000;
+    assert.equal(await s.store.lock(KEY, 60_000), undefined);
+    assert.equal(existsSync(lock), true, 'exactly the TTL old: kept');
+    s.wall = written + 60_001;
+    assert.equal(await s.store.lock(KEY, 60_000), undefined);
+    assert.equal(existsSync(lock), false, 'older than the TTL: broken');
+    writeFileSync(lock, 'not a pid');
+    s.wall = written;
+    assert.equal(await s.store.lock(KEY, 60_000), undefined);
+    assert.equal(existsSync(lock), true, 'no pid to check: kept until it is old');
+  });
+
+  test('a lock path that is not a regular file is refused; removed only once stale', async () => {
+    const s = setup();
+    const lock = `${s.file}.lock`;
+    mkdirSync(lock);
+    const refused = { message: `The token cache lock ${lock} is not a regular file; fetching a token without it` };
+    s.wall = statSync(lock).mtimeMs;
+    await assert.rejects(s.store.lock(KEY, 60_000), refused);
+    assert.equal(existsSync(lock), true, 'a fresh directory is not ours to remove');
+    s.wall += 60_001;
+    await assert.rejects(s.store.lock(KEY, 60_000), refused);
+    assert.equal(existsSync(lock), false, 'a stale empty directory is removed');
+    symlinkSync(join(s.dir, 'nowhere'), lock);
+    s.wall = lstatSync(lock).mtimeMs;
+    await assert.rejects(s.store.lock(KEY, 60_000), refused);
+    assert.equal(present(lock), true, 'a fresh link is left');
+    s.wall += 60_001;
+    await assert.rejects(s.store.lock(KEY, 60_000), refused);
+    assert.equal(present(lock), false, 'a stale link is removed');
+  });
+
+  test('a lock in a directory that does not exist is an error, not a wait', async () => {
+    const s = setup();
+    const store = createFileStore(join(s.dir, 'missing', 'tokens.json'), () => s.wall);
+    await assert.rejects(store.lock(KEY, 60_000), { code: 'ENOENT' });
+  });
+});
