@@ -6,6 +6,7 @@ import { LOCK_TTL_MS } from '../shared_grants.ts';
 import { createFakeClock } from '../testing/fake_clock.ts';
 import { freePort } from '../testing/processes.ts';
 import { createRedisStore } from './redis.ts';
+import { UntrustedEntryError } from './store.ts';
 import { Secret } from '../redact.ts';
 import { redisRequired, type RedisServer, startRedis } from '../testing/redis_server.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
@@ -234,5 +235,68 @@ describe('Redis shared token store', () => {
       assert.equal((await store.get(key))?.token, newer, 'a delete naming the old token keeps the newer one');
       await store.close?.();
     });
+  });
+});
+
+const KEY = { authUrl: 'https://auth.example', username: 'u', scope: 'service_id=s' };
+
+/** A store on the test's Redis, with a wall clock far from the real one. */
+async function store(t: { skip(message: string): void }) {
+  if (!redis) {
+    t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    return undefined;
+  }
+  return createRedisStore({ url: redis.url, wallNow: () => 1_000_000 });
+}
+
+/** Sockets that keep the event loop alive. */
+const referencedSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+
+describe('the Redis store in-process: lifetimes on its own clock, refused entries, an idle connection', () => {
+  test('an entry lives in Redis until its token expires on the store clock; kind and description name Redis', async (t) => {
+    const s = await store(t);
+    if (!s) return;
+    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    const [key] = await inspect.keys('slicer-auth:v2:token:*');
+    assert.ok(key);
+    const ttl = await inspect.pttl(key);
+    assert.ok(ttl > 59_000 && ttl <= 60_000, `PTTL ${ttl}`);
+    assert.equal(s.kind, 'redis');
+    assert.equal(s.description, redis?.url.replace(/\/$/, ''));
+    await s.close?.();
+  });
+
+  test('entries that are not slicer-auth tokens are refused, saying so', async (t) => {
+    const s = await store(t);
+    if (!s) return;
+    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    const [key] = await inspect.keys('slicer-auth:v2:token:*');
+    assert.ok(key);
+    const planted = [
+      'xyz{"token":"t","expiresAt":2000000,"lifetime":1}',
+      'p2.{"token":"t","expiresAt":"soon","lifetime":1}',
+      'p2.{"token":"t","expiresAt":2000000}',
+      'p2.not json',
+    ];
+    for (const value of planted) {
+      await inspect.set(key, value);
+      await assert.rejects(s.get(KEY), (error: unknown) => {
+        assert.ok(error instanceof UntrustedEntryError, value);
+        assert.equal(error.message, `The shared token store ${s.description} holds an entry that is not a slicer-auth token; ignoring it`);
+        return true;
+      });
+    }
+    await s.close?.();
+  });
+
+  test('after each command the connection is unreferenced: an idle store never keeps the process alive', async (t) => {
+    const s = await store(t);
+    if (!s) return;
+    const before = referencedSockets();
+    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    assert.equal(referencedSockets(), before);
+    await Promise.all([s.get(KEY), s.get(KEY), s.lock(KEY, 1_000)]);
+    assert.equal(referencedSockets(), before);
+    await s.close?.();
   });
 });
