@@ -258,6 +258,15 @@ export function requireSettings(config: Config, needs: Needs, task?: string): vo
 export function secretsOf(config: Config): (Secret | string)[] {
   const marked = NAMES.filter((name) => 'secret' in SETTINGS[name]).map((name) => config[name]);
   const url = config.storeUrl?.reveal();
-  const storePassword = url && URL.canParse(url) ? decodeURIComponent(new URL(url).password) : '';
+  const storePassword = url && URL.canParse(url) ? decodedOrAsIs(new URL(url).password) : '';
   return [...(marked.filter((value) => value instanceof Secret) as Secret[]), ...(storePassword ? [storePassword] : [])];
+}
+
+/** A URL's percent-encoded part decoded; as written when it does not decode (a lone `%`), so redaction still finds it. */
+function decodedOrAsIs(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

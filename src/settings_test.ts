@@ -119,6 +119,16 @@ describe('redaction follows the table', () => {
     ]);
     assert.deepEqual(shown, ['pw-1', 'tok-2', 'tok-3', 'redis://:store-pw-4@127.0.0.1:6379/0', 'key-5', 'store-pw-4']);
   });
+
+  test("a Redis URL's password is redacted decoded, or as written when it does not decode (a lone %)", () => {
+    const secrets = (url: string) =>
+      secretsOf(parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STORE_URL: url })).map((
+        value,
+      ) => (typeof value === 'string' ? value : value.reveal()));
+    assert.deepEqual(secrets('redis://:p%40ss@127.0.0.1:6379/0'), ['redis://:p%40ss@127.0.0.1:6379/0', 'p@ss']);
+    // The counterexample fast-check found (seed 452429231): createAuthClient threw a bare URIError instead of an AuthError.
+    assert.deepEqual(secrets('redis://user:Q7aaaa%a@127.0.0.1:6379/0'), ['redis://user:Q7aaaa%a@127.0.0.1:6379/0', 'Q7aaaa%a']);
+  });
 });
 
 describe('provenance', () => {
