@@ -10,7 +10,7 @@ import type { AuthEvent } from './events.ts';
 import type { Grant } from './grant.ts';
 import { createSharedGrants } from './shared_grants.ts';
 import { createMemoryStore } from './stores/memory.ts';
-import type { StoreKey, TokenStore } from './stores/store.ts';
+import { type StoreKey, type TokenStore, UntrustedEntryError } from './stores/store.ts';
 import { createFakeClock } from './testing/fake_clock.ts';
 
 const SCOPE = 'service_id=s';
@@ -105,6 +105,51 @@ describe('shared grants edges', () => {
     assert.deepEqual(s.ops, ['get', 'lock', 'get', 'put']);
     assert.deepEqual(s.events, []);
     assert.equal((await s.inner.get(KEY))?.token, 'own-1');
+  });
+
+  test('the token stored for the others expires when it does, mapped from the monotonic clock onto the wall clock', async () => {
+    const s = setup();
+    s.clock.advance(5_000);
+    await s.shared.fetchGrant(SCOPE);
+    assert.equal((await s.inner.get(KEY))?.expiresAt, s.clock.wallNow() + HOUR);
+  });
+
+  test('an entry the store distrusts reads as missing with its own warning only, and the next token replaces it', async () => {
+    const s = setup();
+    await s.stored('planted');
+    s.before.get = async () => {
+      if ((await s.inner.get(KEY))?.token === 'planted') throw new UntrustedEntryError('the entry is not sealed');
+    };
+    assert.equal((await s.shared.fetchGrant(SCOPE)).token, 'own-1');
+    assert.deepEqual(s.warnings, ['the entry is not sealed']);
+    assert.equal((await s.inner.get(KEY))?.token, 'own-1', 'replaced');
+  });
+
+  test('with nobody listening for events, every path works the same', async () => {
+    const clock = createFakeClock();
+    const store = createMemoryStore(clock.wallNow);
+    const shared = createSharedGrants(async () => ({ token: 'own', expiresAt: clock.now() + HOUR, lifetime: HOUR }), {
+      store,
+      authUrl: KEY.authUrl,
+      username: KEY.username,
+      clock,
+      warn: () => {},
+    });
+    const release = await store.lock(KEY, 60_000);
+    const waiting = shared.fetchGrant(SCOPE);
+    await new Promise((resolve) => setImmediate(resolve));
+    await release?.();
+    clock.advance(50);
+    assert.equal((await waiting).token, 'own', 'after a lock wait');
+    assert.equal((await shared.fetchGrant(SCOPE)).source, 'store', 'read from the store');
+    const failing = createSharedGrants(async () => ({ token: 'direct', expiresAt: HOUR, lifetime: HOUR }), {
+      store: { ...store, get: () => Promise.reject(new Error('down')) },
+      authUrl: KEY.authUrl,
+      username: KEY.username,
+      clock,
+      warn: () => {},
+    });
+    assert.equal((await failing.fetchGrant(SCOPE)).token, 'direct', 'while the store is down');
   });
 
   test('a refresh never reads back the token it replaces', async () => {

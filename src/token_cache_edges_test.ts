@@ -93,6 +93,16 @@ describe('token cache edges', () => {
     assert.deepEqual(e.refreshes(), ['min-validity 900000']);
   });
 
+  test('a minValidity near the whole lifetime is met by a token with 90 % of its lifetime left, not refreshed on every call', async () => {
+    const e = edges();
+    await e.token('s', 3500);
+    e.at(360); // 3,240 s left: exactly 90 %
+    assert.equal(await e.token('s', 3500), 't1');
+    assert.equal(e.s.calls, 1);
+    e.at(360.001);
+    assert.equal(await e.token('s', 3500), 't2');
+  });
+
   test('a failed background refresh pauses the next attempt until the pause ends, to the millisecond', async () => {
     const e = edges();
     await e.token();

@@ -129,6 +129,15 @@ describe('token source on the wire', () => {
     assert.equal(error.status, 503);
   });
 
+  test('the password is redacted from what a failing endpoint says, in every form', async () => {
+    const said = JSON.stringify({ error: 'temporarily_unavailable', error_description: 'cannot check pw-S3CRET now (pw-S3CRET)' });
+    const error = await failure(source([reply('503 Service Unavailable', said)]));
+    assert.equal(
+      error.message,
+      `${where()}: the token endpoint answered 503 Service Unavailable temporarily_unavailable: cannot check [redacted] now ([redacted]) after retries`,
+    );
+  });
+
   test('a 500 carrying an OAuth error is unavailable, not a refusal', async () => {
     const error = await failure(source([reply('500 Internal Server Error', '{"error": "server_error"}')]));
     assert.ok(error instanceof TokenEndpointUnavailableError);
