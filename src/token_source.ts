@@ -58,6 +58,18 @@ export function tokenEndpoint(authUrl: string): string {
 }
 
 /**
+ * The wait before a retry: a random share of ky's backoff delay (full
+ * jitter), so that clients that failed together do not retry in step.
+ *
+ * @param delay ky's backoff delay in ms
+ * @param random a source in [0, 1)
+ * @returns a wait in [0, delay)
+ */
+export function retryWait(delay: number, random: () => number): number {
+  return delay * random();
+}
+
+/**
  * Builds a fetcher of grants for one user at one authorization service.
  *
  * @param options endpoint, credentials, transport and clock
@@ -131,7 +143,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         methods: ['post'],
         statusCodes: RETRY_STATUSES,
         retryOnTimeout: true,
-        jitter: (delay) => delay * options.random(),
+        jitter: (delay) => retryWait(delay, options.random),
         backoffLimit: 5_000,
         maxRetryAfter: 30_000,
       },

@@ -12,7 +12,7 @@ import { isAuthError, TokenEndpointUnavailableError, TokenRequestRejectedError }
 import type { AuthEvent } from './events.ts';
 import { Secret } from './redact.ts';
 import { createFakeClock, type FakeClock } from './testing/fake_clock.ts';
-import { createTokenSource, networkCause, type TokenSourceOptions } from './token_source.ts';
+import { createTokenSource, networkCause, retryWait, type TokenSourceOptions } from './token_source.ts';
 
 const SCOPE = 'service_id=s';
 const GOOD = JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: SCOPE });
@@ -165,6 +165,11 @@ describe('token source on the wire', () => {
     assert.equal((await s.get()).token, 'tok');
     assert.equal(received.length, 3);
     assert.deepEqual(draws, [0, 0], 'one draw per wait');
+  });
+
+  test('a retry waits the drawn share of the backoff: 0.25 of 800 ms is 200 ms', () => {
+    assert.equal(retryWait(800, () => 0.25), 200);
+    assert.equal(retryWait(800, () => 0), 0);
   });
 
   test('a request that gets no answer in time is retried', async () => {
