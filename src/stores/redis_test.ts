@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, mock, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LOCK_TTL_MS } from '../shared_grants.ts';
@@ -286,6 +286,85 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
         return true;
       });
     }
+    await s.close?.();
+  });
+
+  test('commands sent together to a store not yet connected share its first connection: none fails', async (t) => {
+    const s = await store(t);
+    if (!s) return;
+    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    const fresh = await store(t);
+    assert.ok(fresh);
+    const [first, second, lock] = await Promise.all([fresh.get(KEY), fresh.get(KEY), fresh.lock(KEY, 1_000)]);
+    assert.deepEqual([first, second], [{ token: 't', expiresAt: 1_060_000, lifetime: 60_000 }, {
+      token: 't',
+      expiresAt: 1_060_000,
+      lifetime: 60_000,
+    }]);
+    assert.equal(typeof lock, 'function', 'the lock was taken');
+    await lock?.();
+    await Promise.all([s.close?.(), fresh.close?.()]);
+  });
+
+  test('the connection is referenced while a command is out (a script awaiting it does not exit) and unreferenced after', async (t) => {
+    const s = await store(t);
+    if (!s) return;
+    const before = referencedSockets();
+    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    assert.equal(referencedSockets(), before, 'idle after connecting and the first command');
+    const first = s.get(KEY);
+    const second = s.get(KEY);
+    assert.equal(referencedSockets(), before + 1, 'referenced while two commands are out');
+    await first;
+    await second;
+    assert.equal(referencedSockets(), before);
+    const waiting = s.get(KEY);
+    // A command that fails before it leaves (its value cannot be written) must not unreference the one still out.
+    const unwritable = { token: 't', expiresAt: 1_060_000, lifetime: 1n } as unknown as Parameters<typeof s.put>[1];
+    await assert.rejects(s.put(KEY, unwritable), /The shared token store .* failed \(Do not know how to serialize a BigInt\)/);
+    assert.equal(referencedSockets(), before + 1, 'still referenced while the other command is out');
+    await waiting;
+    assert.equal(referencedSockets(), before);
+    await s.close?.();
+  });
+
+  test('a store whose Redis went away fails its command quietly, connects again on the next one, and is idle after it', async (t) => {
+    const s = await store(t);
+    if (!s || !redis) return;
+    const grant = { token: 't', expiresAt: 1_060_000, lifetime: 60_000 };
+    await s.put(KEY, grant);
+    await redis.stop();
+    const printed = mock.method(console, 'error', () => {});
+    try {
+      await assert.rejects(s.get(KEY), (error: Error) => {
+        // The error's code when it has one, else its message: which of the two depends on when ioredis saw the close.
+        assert.match(
+          error.message,
+          /^The shared token store redis:\/\/127\.0\.0\.1:\d+\/0 failed \((ECONNREFUSED|Connection is closed\.)\)$/,
+        );
+        return true;
+      });
+      assert.equal(printed.mock.callCount(), 0, "ioredis's own 'Unhandled error event' line is not printed");
+    } finally {
+      printed.mock.restore();
+      await redis.start();
+    }
+    const before = referencedSockets();
+    await s.put(KEY, grant);
+    assert.deepEqual(await s.get(KEY), grant);
+    assert.equal(referencedSockets(), before, 'the failed command left no count behind that would keep the socket referenced');
+    await s.close?.();
+  });
+
+  test('forgetting a token leaves an entry that is not ours as it is', async (t) => {
+    const s = await store(t);
+    if (!s) return;
+    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    const [key] = await inspect.keys('slicer-auth:v2:token:*');
+    assert.ok(key);
+    await inspect.set(key, 'p2.not json');
+    await s.deleteIfSame(KEY, 't');
+    assert.equal(await inspect.get(key), 'p2.not json');
     await s.close?.();
   });
 
