@@ -22,11 +22,14 @@ describe('Secret', () => {
 
 describe('redact', () => {
   test('replaces the value as is, URL-encoded both ways, base64 with and without padding, and base64url', () => {
-    const value = 'a b/c?~'; // space, slash and a base64 that holds + and /
+    const value = 'a b/c?~'; // space, slash and a base64 that holds /
     const base64 = Buffer.from(value).toString('base64');
     assert.equal(base64, 'YSBiL2M/fg==');
     const forms = [value, 'a%20b%2Fc%3F~', 'a+b%2Fc%3F%7E', base64, 'YSBiL2M/fg', 'YSBiL2M_fg'];
     for (const form of forms) assert.equal(redact(`<${form}>`, [value]), '<[redacted]>', form);
+    // A base64 that holds + as well: base64url writes it -.
+    assert.equal(Buffer.from('a?>b/c~').toString('base64'), 'YT8+Yi9jfg==');
+    assert.equal(redact('<YT8-Yi9jfg>', ['a?>b/c~']), '<[redacted]>');
   });
 
   test('encodes the value as UTF-8 before base64', () => {
@@ -37,6 +40,8 @@ describe('redact', () => {
   test('replaces every occurrence, the longest form first so none is left half-replaced', () => {
     // "=x" is "PXg=" in base64, which holds its unpadded form "PXg".
     assert.equal(redact('PXg= and PXg= and =x', ['=x']), '[redacted] and [redacted] and [redacted]');
+    // "Q" is "UQ==" in base64, which holds the value itself: replaced whole, not as "U[redacted]==".
+    assert.equal(redact('UQ== and Q', ['Q']), '[redacted] and [redacted]');
   });
 
   test('takes strings and Secrets, several at once, and ignores empty or missing ones', () => {

@@ -35,6 +35,7 @@ describe('setting schemas', () => {
       ['https://slicer.example/api//', 'https://slicer.example/api'],
       ['HTTP://LOCALHOST:8080', 'HTTP://LOCALHOST:8080'],
       ['https://slicer.example/users/@me', 'https://slicer.example/users/@me'],
+      ['https://slicer.example/proxy/gs://bucket@eu', 'https://slicer.example/proxy/gs://bucket@eu'],
       ['ftp://files.example', NOT_HTTP],
       ['xhttps://auth.example', NOT_HTTP],
       ['auth.example.com', NOT_HTTP],

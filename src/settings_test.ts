@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, mock, test } from 'node:test';
 import { withSettingsTable } from '../scripts/settings_docs.ts';
 import { renderEnvExample } from './cli/env_example.ts';
 import { createAuthClient } from './client.ts';
@@ -50,6 +50,25 @@ console.log(JSON.stringify(Object.fromEntries(Object.entries(values).map(([key, 
       '[slicer-auth] SLICER_TOKEN_CACHE is deprecated: rename it to SLICER_CACHE_FILE (the old name is read until the next minor version)',
       '[slicer-auth] SLICER_TOKEN_STORE_KEY is deprecated: rename it to SLICER_STORE_KEY (the old name is read until the next minor version)',
     ]);
+  });
+});
+
+describe('renamed settings in this process', () => {
+  // The deprecation lines are said once per process: the tests above count them in a process of their own.
+  test('a former variable or option fills its current name, and the current name wins over it', () => {
+    const warn = mock.method(console, 'warn', () => {});
+    try {
+      const values = readEnv({ env: { SLICER_PREDICT_TOKEN: 'p', SLICER_TOKEN_STORE: 'redis://old:6379' }, envFile: false });
+      assert.deepEqual(Object.fromEntries(Object.entries(values).map(([key, found]) => [key, found?.value])), {
+        SLICER_PREDICT_STATIC_TOKEN: 'p',
+        SLICER_STORE_URL: 'redis://old:6379',
+      });
+      const config = parseConfig({}, { serviceId: 's', predictToken: 'old', predictStaticToken: 'new', tokenCacheFile: '/tmp/c.json' });
+      assert.equal(config.predictStaticToken?.reveal(), 'new');
+      assert.equal(config.cacheFile, '/tmp/c.json');
+    } finally {
+      warn.mock.restore();
+    }
   });
 });
 
