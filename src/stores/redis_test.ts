@@ -337,10 +337,12 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
     const printed = mock.method(console, 'error', () => {});
     try {
       await assert.rejects(s.get(KEY), (error: Error) => {
-        // The error's code when it has one, else its message: which of the two depends on when ioredis saw the close.
-        assert.match(
+        // The error's code when it has one, else its message: which one depends on when ioredis saw the close (late on a
+        // loaded machine: the socket is still open but no longer writable).
+        const reasons = ['ECONNREFUSED', 'Connection is closed.', "Stream isn't writeable and enableOfflineQueue options is false"];
+        assert.ok(
+          reasons.map((reason) => `The shared token store ${s.description} failed (${reason})`).includes(error.message),
           error.message,
-          /^The shared token store redis:\/\/127\.0\.0\.1:\d+\/0 failed \((ECONNREFUSED|Connection is closed\.)\)$/,
         );
         return true;
       });
