@@ -73,10 +73,10 @@ async function check(
   cwd: string,
   command: string[],
   expected: RegExp,
-  extra: { env?: Record<string, string | undefined>; code?: number } = {},
+  extra: { env?: Record<string, string | undefined>; code?: number; timeoutMs?: number } = {},
 ): Promise<boolean> {
   const [bin, ...args] = command as [string, ...string[]];
-  const result = await runProcess(bin, args, { ...env, ...extra.env }, 240_000, cwd);
+  const result = await runProcess(bin, args, { ...env, ...extra.env }, extra.timeoutMs ?? 240_000, cwd);
   const output = result.out + result.err;
   const ok = result.code === (extra.code ?? 0) && expected.test(output);
   if (ok) passed++;
@@ -351,6 +351,8 @@ try {
       contract,
       ['npx', 'slicer-auth', 'contract', '--target', 'sandbox', '--workers=2'],
       /Target: sandbox \(embedded\)[\s\S]*5\.3 creating steps 1-8 · rule · 1\/1/,
+      // The whole suite in a browser: about 2 minutes alone, over 4 beside another npm test.
+      { timeoutMs: 900_000 },
     );
     await check(
       'npx slicer-auth contract --target live with blank settings refuses to start, never the sandbox',
