@@ -6,7 +6,7 @@ import { LOCK_TTL_MS } from '../shared_grants.ts';
 import { createFakeClock } from '../testing/fake_clock.ts';
 import { freePort } from '../testing/processes.ts';
 import { createRedisStore } from './redis.ts';
-import { UntrustedEntryError } from './store.ts';
+import { type TokenStore, UntrustedEntryError } from './store.ts';
 import { Secret } from '../redact.ts';
 import { redisRequired, type RedisServer, startRedis } from '../testing/redis_server.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
@@ -249,6 +249,17 @@ async function store(t: { skip(message: string): void }) {
   return createRedisStore({ url: redis.url, wallNow: () => 1_000_000 });
 }
 
+/** A grant that lives 60 s on the store clock (which stands at 1,000,000 ms). */
+const GRANT = { token: 't', expiresAt: 1_060_000, lifetime: 60_000 };
+
+/** Stores {@link GRANT} under {@link KEY} and returns its Redis key. */
+async function stored(s: TokenStore): Promise<string> {
+  await s.put(KEY, GRANT);
+  const [key] = await inspect.keys('slicer-auth:v2:token:*');
+  assert.ok(key);
+  return key;
+}
+
 /** Sockets that keep the event loop alive. */
 const referencedSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
 
@@ -256,9 +267,7 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
   test('an entry lives in Redis until its token expires on the store clock; kind and description name Redis', async (t) => {
     const s = await store(t);
     if (!s) return;
-    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
-    const [key] = await inspect.keys('slicer-auth:v2:token:*');
-    assert.ok(key);
+    const key = await stored(s);
     const ttl = await inspect.pttl(key);
     assert.ok(ttl > 59_000 && ttl <= 60_000, `PTTL ${ttl}`);
     assert.equal(s.kind, 'redis');
@@ -269,9 +278,7 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
   test('entries that are not slicer-auth tokens are refused, saying so', async (t) => {
     const s = await store(t);
     if (!s) return;
-    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
-    const [key] = await inspect.keys('slicer-auth:v2:token:*');
-    assert.ok(key);
+    const key = await stored(s);
     const planted = [
       'xyz{"token":"t","expiresAt":2000000,"lifetime":1}',
       'p2.{"token":"t","expiresAt":"soon","lifetime":1}',
@@ -292,15 +299,11 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
   test('commands sent together to a store not yet connected share its first connection: none fails', async (t) => {
     const s = await store(t);
     if (!s) return;
-    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    await s.put(KEY, GRANT);
     const fresh = await store(t);
     assert.ok(fresh);
     const [first, second, lock] = await Promise.all([fresh.get(KEY), fresh.get(KEY), fresh.lock(KEY, 1_000)]);
-    assert.deepEqual([first, second], [{ token: 't', expiresAt: 1_060_000, lifetime: 60_000 }, {
-      token: 't',
-      expiresAt: 1_060_000,
-      lifetime: 60_000,
-    }]);
+    assert.deepEqual([first, second], [GRANT, GRANT]);
     assert.equal(typeof lock, 'function', 'the lock was taken');
     await lock?.();
     await Promise.all([s.close?.(), fresh.close?.()]);
@@ -310,7 +313,7 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
     const s = await store(t);
     if (!s) return;
     const before = referencedSockets();
-    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    await s.put(KEY, GRANT);
     assert.equal(referencedSockets(), before, 'idle after connecting and the first command');
     const first = s.get(KEY);
     const second = s.get(KEY);
@@ -320,7 +323,7 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
     assert.equal(referencedSockets(), before);
     const waiting = s.get(KEY);
     // A command that fails before it leaves (its value cannot be written) must not unreference the one still out.
-    const unwritable = { token: 't', expiresAt: 1_060_000, lifetime: 1n } as unknown as Parameters<typeof s.put>[1];
+    const unwritable = { ...GRANT, lifetime: 1n } as unknown as Parameters<typeof s.put>[1];
     await assert.rejects(s.put(KEY, unwritable), /The shared token store .* failed \(Do not know how to serialize a BigInt\)/);
     assert.equal(referencedSockets(), before + 1, 'still referenced while the other command is out');
     await waiting;
@@ -331,8 +334,7 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
   test('a store whose Redis went away fails its command quietly, connects again on the next one, and is idle after it', async (t) => {
     const s = await store(t);
     if (!s || !redis) return;
-    const grant = { token: 't', expiresAt: 1_060_000, lifetime: 60_000 };
-    await s.put(KEY, grant);
+    await s.put(KEY, GRANT);
     await redis.stop();
     const printed = mock.method(console, 'error', () => {});
     try {
@@ -353,8 +355,8 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
     }
     await inspect.ping(); // this file's own client reconnects too: counted once it has
     const before = referencedSockets();
-    await s.put(KEY, grant);
-    assert.deepEqual(await s.get(KEY), grant);
+    await s.put(KEY, GRANT);
+    assert.deepEqual(await s.get(KEY), GRANT);
     assert.equal(referencedSockets(), before, 'the failed command left no count behind that would keep the socket referenced');
     await s.close?.();
   });
@@ -362,9 +364,7 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
   test('forgetting a token leaves an entry that is not ours as it is', async (t) => {
     const s = await store(t);
     if (!s) return;
-    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
-    const [key] = await inspect.keys('slicer-auth:v2:token:*');
-    assert.ok(key);
+    const key = await stored(s);
     await inspect.set(key, 'p2.not json');
     await s.deleteIfSame(KEY, 't');
     assert.equal(await inspect.get(key), 'p2.not json');
@@ -375,7 +375,7 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
     const s = await store(t);
     if (!s) return;
     const before = referencedSockets();
-    await s.put(KEY, { token: 't', expiresAt: 1_060_000, lifetime: 60_000 });
+    await s.put(KEY, GRANT);
     assert.equal(referencedSockets(), before);
     await Promise.all([s.get(KEY), s.get(KEY), s.lock(KEY, 1_000)]);
     assert.equal(referencedSockets(), before);
