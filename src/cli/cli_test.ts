@@ -125,6 +125,10 @@ describe('CLI: init', () => {
     assert.match(env, /^SLICER_BASE_URL=http:\/\/127\.0\.0\.1:9911\/slicer$/m);
     assert.match(env, /^SLICER_PASSWORD=sandbox-password$/m, "the sandbox's own password, no one else's");
     assert.match(env, /npx slicer-auth sandbox --port 9911/);
+    assert.match(
+      run.out,
+      /Next: "npx slicer-auth sandbox --port 9911" in another terminal, then npx tsx first-call\.mts \(or: bun first-call\.mts, deno run -A first-call\.mts\)\./,
+    );
     assert.equal(statSync(join(dir, '.env')).mode & 0o777, 0o600);
     assert.match(
       readFileSync(join(dir, 'first-call.mts'), 'utf8'),

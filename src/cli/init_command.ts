@@ -15,6 +15,9 @@ import { renderEnvExample } from './env_example.ts';
 import { envLines } from './sandbox_command.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
+/** How to run the first script, on each runtime. */
+const RUN_FIRST_CALL = 'npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts)';
+
 /** Help text of the command. */
 export const INIT_HELP = `Usage: slicer-auth init [--sandbox [--port N]] [--force] [--dir PATH]
 
@@ -26,7 +29,7 @@ Writes .env and a first script, first-call.mts, in the current folder (or --dir)
   --force     overwrite .env and first-call.mts if they exist
   --dir PATH  write them there instead
 
-Then: npx tsx first-call.mts   (or: bun first-call.mts, deno run -A first-call.mts)`;
+Then: ${RUN_FIRST_CALL}`;
 
 /** The command's options (for parseArgs and shell completion). */
 export const INIT_OPTIONS = {
@@ -37,8 +40,7 @@ export const INIT_OPTIONS = {
 } as const;
 
 /** The first script: a token and one call, closing the client so that the process exits. */
-export const FIRST_CALL =
-  `// A first call with slicer-auth. Run it with: npx tsx first-call.mts  (or bun first-call.mts, deno run -A first-call.mts)
+export const FIRST_CALL = `// A first call with slicer-auth. Run it with: ${RUN_FIRST_CALL}
 // Settings come from the environment, then .env (see .env.example or run "npx slicer-auth init").
 import { createAuthClient } from 'slicer-auth';
 
@@ -85,8 +87,8 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   }
   io.out(
     values.sandbox
-      ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then "npx tsx first-call.mts".`
-      : 'Next: fill in .env (the URLs, your user and password, the service ids), then "npx tsx first-call.mts".',
+      ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then ${RUN_FIRST_CALL}.`
+      : `Next: fill in .env (the URLs, your user and password, the service ids), then ${RUN_FIRST_CALL}.`,
   );
   return EXIT.OK;
 }
