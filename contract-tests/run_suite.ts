@@ -154,7 +154,7 @@ export async function runSuite(args: string[], options: RunOptions = {}): Promis
         ...args,
       ],
       env,
-      180_000,
+      900_000, // a whole live run takes about 2 minutes alone, and over 3 beside another npm test on 2 cores
     );
     const written = writtenFiles(dir);
     const output = run.out + run.err;
