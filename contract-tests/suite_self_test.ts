@@ -6,8 +6,7 @@
  * pass, leave no permanent token active, and keep secrets out of every report.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
@@ -15,6 +14,7 @@ import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import type { Violation } from '../src/sandbox/store.ts';
 import { runProcess } from '../src/testing/processes.ts';
 import { runSuite } from './run_suite.ts';
+import { scratchDir } from '../src/testing/scratch.ts';
 
 const API = ['--project', 'api'];
 const cases: [Violation, string, string[], RegExp?][] = [
@@ -169,7 +169,7 @@ describe('the target is explicit: never a silent fallback', { concurrency: 1 }, 
   });
 
   test('the sandbox target ignores live URLs in .env and says so in one line; the report names the sandbox', async () => {
-    const envFile = join(mkdtempSync(join(tmpdir(), 'contract-env-')), '.env');
+    const envFile = join(scratchDir('contract-env-'), '.env');
     writeFileSync(envFile, 'SLICER_AUTH_URL=https://auth.staging.example\nSLICER_BASE_URL=https://slicer.staging.example\n');
     const result = await runSuite([...API, '--grep', '4.1 rule 2'], { envFile });
     assert.equal(result.exitCode, 0, result.output);
@@ -199,50 +199,46 @@ test('every clause the suite names is a heading of docs/contract.md', () => {
 });
 
 test('sharded runs merge into one report and one compliance summary, equal to an unsharded run', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-shards-'));
-  try {
-    const env = (reports: string) => ({
-      ...process.env,
-      SLICER_CONTRACT_REPORTS: reports,
-      SLICER_ENV_FILE: '/dev/null',
-      SLICER_CONTRACT_TARGET: 'sandbox',
-    });
-    const cli = 'node_modules/@playwright/test/cli.js';
-    const whole = await runProcess(
+  const dir = scratchDir('contract-shards-');
+  const env = (reports: string) => ({
+    ...process.env,
+    SLICER_CONTRACT_REPORTS: reports,
+    SLICER_ENV_FILE: '/dev/null',
+    SLICER_CONTRACT_TARGET: 'sandbox',
+  });
+  const cli = 'node_modules/@playwright/test/cli.js';
+  const whole = await runProcess(
+    process.execPath,
+    [cli, 'test', '-c', 'contract-tests/playwright.config.ts', ...API],
+    env(join(dir, 'whole')),
+    120_000,
+  );
+  assert.equal(whole.code, 0, whole.err);
+  mkdirSync(join(dir, 'merged', 'blob'), { recursive: true });
+  for (const shard of ['1/2', '2/2']) {
+    const reports = join(dir, `shard-${shard[0]}`);
+    const run = await runProcess(
       process.execPath,
-      [cli, 'test', '-c', 'contract-tests/playwright.config.ts', ...API],
-      env(join(dir, 'whole')),
+      [cli, 'test', '-c', 'contract-tests/playwright.config.ts', ...API, `--shard=${shard}`],
+      env(reports),
       120_000,
     );
-    assert.equal(whole.code, 0, whole.err);
-    mkdirSync(join(dir, 'merged', 'blob'), { recursive: true });
-    for (const shard of ['1/2', '2/2']) {
-      const reports = join(dir, `shard-${shard[0]}`);
-      const run = await runProcess(
-        process.execPath,
-        [cli, 'test', '-c', 'contract-tests/playwright.config.ts', ...API, `--shard=${shard}`],
-        env(reports),
-        120_000,
-      );
-      assert.equal(run.code, 0, run.err);
-      // As CI does: each machine's blob is collected into one folder.
-      for (const file of readdirSync(join(reports, 'blob'))) copyFileSync(join(reports, 'blob', file), join(dir, 'merged', 'blob', file));
-    }
-    const merged = await runProcess(
-      process.execPath,
-      [cli, 'merge-reports', '-c', 'contract-tests/merge.config.ts', join(dir, 'merged', 'blob')],
-      env(join(dir, 'merged')),
-      120_000,
-    );
-    assert.equal(merged.code, 0, merged.err);
-    const rows = (file: string) => readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('| ['));
-    assert.deepEqual(rows(join(dir, 'merged', 'compliance.md')), rows(join(dir, 'whole', 'compliance.md')));
-    assert.ok(existsSync(join(dir, 'merged', 'html', 'index.html')), 'one merged HTML report');
-    const facts = (folder: string) =>
-      JSON.parse(readFileSync(join(dir, folder, 'compliance.json'), 'utf8')) as { part: string; target: string };
-    assert.deepEqual([facts('shard-1').part, facts('shard-2').part, facts('merged').part], ['shard 1/2', 'shard 2/2', 'merged shards']);
-    assert.match(facts('merged').target, /^sandbox \(embedded\)/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    assert.equal(run.code, 0, run.err);
+    // As CI does: each machine's blob is collected into one folder.
+    for (const file of readdirSync(join(reports, 'blob'))) copyFileSync(join(reports, 'blob', file), join(dir, 'merged', 'blob', file));
   }
+  const merged = await runProcess(
+    process.execPath,
+    [cli, 'merge-reports', '-c', 'contract-tests/merge.config.ts', join(dir, 'merged', 'blob')],
+    env(join(dir, 'merged')),
+    120_000,
+  );
+  assert.equal(merged.code, 0, merged.err);
+  const rows = (file: string) => readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('| ['));
+  assert.deepEqual(rows(join(dir, 'merged', 'compliance.md')), rows(join(dir, 'whole', 'compliance.md')));
+  assert.ok(existsSync(join(dir, 'merged', 'html', 'index.html')), 'one merged HTML report');
+  const facts = (folder: string) =>
+    JSON.parse(readFileSync(join(dir, folder, 'compliance.json'), 'utf8')) as { part: string; target: string };
+  assert.deepEqual([facts('shard-1').part, facts('shard-2').part, facts('merged').part], ['shard 1/2', 'shard 2/2', 'merged shards']);
+  assert.match(facts('merged').target, /^sandbox \(embedded\)/);
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
+import { scratchDir } from '../src/testing/scratch.ts';
 
 const SCRIPT = resolve('scripts/check_imports.ts');
 /** tsx as this repository resolves it: the temporary folder has no node_modules. */
@@ -11,7 +11,7 @@ const TSX = import.meta.resolve('tsx');
 
 /** Runs the check on a tree of the given files, in a temporary folder. */
 function check(files: Record<string, string>) {
-  const root = mkdtempSync(join(tmpdir(), 'imports-'));
+  const root = scratchDir('imports-');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);

@@ -4,8 +4,6 @@
  * releases the store and refuses later calls.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -14,6 +12,7 @@ import { createMemoryStore } from './stores/memory.ts';
 import { converse } from './testing/processes.ts';
 import { redisRequired, type RedisServer, startRedis } from './testing/redis_server.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { scratchDir } from './testing/scratch.ts';
 
 let h: Harness;
 let redis: RedisServer | undefined;
@@ -34,7 +33,7 @@ describe('invalidate forgets everywhere', () => {
     test(`two processes on one ${kind} store: after invalidate in one, both get a new token, with exactly one request`, async (t) => {
       if (kind === 'redis' && !redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
       const store = kind === 'file'
-        ? { SLICER_CACHE_FILE: join(mkdtempSync(join(tmpdir(), 'invalidate-')), 'tokens.json') }
+        ? { SLICER_CACHE_FILE: join(scratchDir('invalidate-'), 'tokens.json') }
         : { SLICER_STORE_URL: redis?.url };
       const env = { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_ENV_FILE: '/dev/null', ...h.sandbox.env, ...store };
       const a = converse('src/testing/command_worker.ts', env);

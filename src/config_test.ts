@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAuthClient } from './client.ts';
@@ -8,6 +7,7 @@ import { parseConfig } from './config.ts';
 import { resolveScope } from './scope_target.ts';
 import { readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from './errors.ts';
+import { scratchDir } from './testing/scratch.ts';
 
 const base = {
   SLICER_AUTH_URL: 'https://auth.example.com/',
@@ -77,7 +77,7 @@ describe('configuration', () => {
   });
 
   test('.env is read, and the real environment wins', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'slicer-env-'));
+    const dir = scratchDir('slicer-env-');
     const file = join(dir, '.env');
     writeFileSync(file, 'SLICER_SERVICE_ID=from-file\nSLICER_USERNAME=file-user\nUNRELATED=1\n');
     const values = readEnv({ env: { SLICER_USERNAME: 'real-user' }, envFile: file });

@@ -1,22 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { runTs } from './testing/processes.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { scratchDir } from './testing/scratch.ts';
 
 let h: Harness;
 let dir: string;
@@ -27,7 +16,7 @@ before(async () => {
 after(() => h.close());
 beforeEach(() => {
   h.sandbox.store.reset();
-  dir = mkdtempSync(join(tmpdir(), 'slicer-cache-'));
+  dir = scratchDir('slicer-cache-');
   file = join(dir, 'tokens.json');
 });
 

@@ -2,13 +2,15 @@
  * Two house rules over the production sources (tests and `src/testing/` left
  * out): time is read only through the clock module (`src/clock.ts`), so that
  * every wait and stamp can run on an injected clock; and no file is over 300
- * lines, each holding one concept.
+ * lines, each holding one concept. And over the tests: a sandbox shared by a
+ * file's tests is reset before each, and every scratch folder is removed when
+ * its test process exits.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from './testing/processes.ts';
+import { ROOT, runTs } from './testing/processes.ts';
 
 const production = (dir: string) =>
   (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
@@ -36,14 +38,30 @@ test('no production file over 300 lines', () => {
   assert.deepEqual(long, []);
 });
 
+const tests = ['src', 'scripts', 'contract-tests'].flatMap((dir) =>
+  (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('_test.ts')).map((f) => join(dir, f))
+);
+
 test('every test file that shares one sandbox across its tests resets it before each test', () => {
-  const tests = ['src', 'scripts', 'contract-tests'].flatMap((dir) =>
-    (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith('_test.ts')).map((f) => join(dir, f))
-  );
   const shared = tests.filter((file) =>
     /\bbefore\(async \(\) => \{[^}]*start(Harness|Sandbox)\(/.test(readFileSync(join(ROOT, file), 'utf8'))
   );
   assert.ok(shared.length >= 10, `${shared.length} files share a sandbox`);
   const unreset = shared.filter((file) => !/beforeEach\([\s\S]{0,200}store\.reset\(\)/.test(readFileSync(join(ROOT, file), 'utf8')));
   assert.deepEqual(unreset, []);
+});
+
+test('tests make temporary folders only with scratchDir, which removes them, files inside, when the process exits', async () => {
+  const direct = tests.filter((file) => /\bmkdtemp(Sync)?\(/.test(readFileSync(join(ROOT, file), 'utf8')));
+  assert.deepEqual(direct, []);
+  const script = "import { writeFileSync } from 'node:fs';" +
+    "import { scratchDir } from './src/testing/scratch.ts';" +
+    "const dirs = [scratchDir('scratch-a-'), scratchDir('scratch-b-')];" +
+    "for (const dir of dirs) writeFileSync(dir + '/.env', 'SLICER_PASSWORD=x');" +
+    'console.log(JSON.stringify(dirs));';
+  const run = await runTs(['--input-type=module', '--eval', script], { PATH: process.env.PATH });
+  assert.equal(run.code, 0, run.err);
+  const dirs = JSON.parse(run.out) as string[];
+  assert.equal(dirs.length, 2);
+  assert.deepEqual(dirs.filter((dir) => existsSync(dir)), []);
 });

@@ -4,8 +4,6 @@
  * `forceRefresh`, against the sandbox.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { metrics, trace } from '@opentelemetry/api';
@@ -15,6 +13,7 @@ import type { AuthEvent } from './events.ts';
 import { createMemoryStore } from './stores/memory.ts';
 import { eventually } from './testing/eventually.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { scratchDir } from './testing/scratch.ts';
 
 let h: Harness;
 before(async () => {
@@ -171,7 +170,7 @@ describe('OpenTelemetry (installed here as a dev dependency)', () => {
 
 describe('getTokenInfo', () => {
   test('says where each token came from: request, memory, the shared file, the permanent token; with its times', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'info-')), 'tokens.json');
+    const file = join(scratchDir('info-'), 'tokens.json');
     const first = h.client({ cacheFile: file });
     const requested = await first.getTokenInfo('slicer');
     assert.equal(requested.source, 'request');

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +7,7 @@ import { HTTPError } from 'ky';
 import { ErrorCode, isAuthError, type TokenEndpointRedirectError } from './errors.ts';
 import { redact } from './redact.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { scratchDir } from './testing/scratch.ts';
 
 let h: Harness;
 before(async () => {
@@ -219,7 +218,7 @@ describe('plain http', () => {
 
 describe('a refused token is forgotten everywhere', () => {
   test('a token revoked on the server but still in the shared file cache costs exactly one new token request', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'slicer-revoked-')), 'tokens.json');
+    const file = join(scratchDir('slicer-revoked-'), 'tokens.json');
     h.sandbox.store.reset();
     await h.client({ cacheFile: file }).getToken(); // an earlier run filled the file
     const stored = h.sandbox.store.list(h.sandbox.env.SLICER_USERNAME, 'temporary')[0];

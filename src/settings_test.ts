@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, mock, test } from 'node:test';
@@ -12,6 +12,7 @@ import { readToolSettings, TOOL_SETTINGS } from './tool_settings.ts';
 import { ConfigError } from './errors.ts';
 import { ENV_KEYS, SETTINGS } from './settings.ts';
 import { ROOT, runTs } from './testing/processes.ts';
+import { scratchDir } from './testing/scratch.ts';
 
 describe('the settings table is the single source', () => {
   test('.env.example is generated from it (npm run docs:settings)', () => {
@@ -97,7 +98,7 @@ console.log(JSON.stringify([parsed.staticToken.reveal(), parsed.predictStaticTok
 
 describe('tool settings', () => {
   test('are read from the environment, then .env, with defaults; a bad value names its variable and source', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'slicer-tools-')), '.env');
+    const file = join(scratchDir('slicer-tools-'), '.env');
     writeFileSync(file, 'SLICER_CONTRACT_SLOW=1\nSLICER_SANDBOX_VIOLATIONS=a, b\nSLICER_CONTRACT_STRICT=yes\n');
     const tools = readToolSettings({ env: { SLICER_CONTRACT_STRICT: '0' }, envFile: file });
     assert.equal(tools.contractSlow, true, 'from .env');
@@ -152,7 +153,7 @@ describe('redaction follows the table', () => {
 
 describe('provenance', () => {
   test('the config knows where each value came from', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'slicer-src-'));
+    const dir = scratchDir('slicer-src-');
     const file = join(dir, 'my.env');
     writeFileSync(file, 'SLICER_SERVICE_ID=from-file\nSLICER_BASE_URL=https://file.example\n');
     const config = parseConfig(readEnv({ env: { SLICER_USERNAME: 'real' }, envFile: file }), {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type Finished, ROOT, runTs } from '../testing/processes.ts';
@@ -11,6 +10,7 @@ import { runTokenName } from '../auth_ui/run_tokens.ts';
 import { listen } from '../sandbox/serve.ts';
 import { eventually } from '../testing/eventually.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { scratchDir } from '../testing/scratch.ts';
 
 let h: Harness;
 before(async () => {
@@ -117,7 +117,7 @@ test('CLI: sandbox on a busy port says so and names --port', async () => {
 
 describe('CLI: init', () => {
   test("init --sandbox writes the sandbox's .env lines for its port and a first script; a second init changes nothing", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-init-'));
+    const dir = scratchDir('cli-init-');
     const run = await cli(['init', '--sandbox', '--port', '9911', '--dir', dir]);
     assert.equal(run.code, 0, run.err);
     const env = readFileSync(join(dir, '.env'), 'utf8');
@@ -149,7 +149,7 @@ describe('CLI: init', () => {
   });
 
   test('the first script runs as written against the sandbox init points at', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-first-'));
+    const dir = scratchDir('cli-first-');
     const port = new URL(h.sandbox.env.SLICER_AUTH_URL).port;
     assert.equal((await cli(['init', '--sandbox', '--port', port, '--dir', dir])).code, 0);
     // The harness's sandbox listens on that port with the default user; the script imports the package by name.
@@ -248,7 +248,7 @@ describe('CLI: token and call against the sandbox', () => {
   });
 
   test('call --form field=@path uploads the file as multipart, field=value stays text; a missing file names the argument', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cli-form-'));
+    const dir = scratchDir('cli-form-');
     writeFileSync(join(dir, 'part.stl'), 'solid part');
     let received: Record<string, string> = {};
     const other = await listen(async (request) => {

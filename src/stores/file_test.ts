@@ -7,31 +7,20 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
 import { createFileStore, distrust } from './file.ts';
 import type { StoreKey } from './store.ts';
+import { scratchDir } from '../testing/scratch.ts';
 
 const KEY: StoreKey = { authUrl: 'https://auth.example', username: 'u', scope: 'service_id=s' };
 const grant = (token: string, expiresAt: number) => ({ token, expiresAt, lifetime: 60_000 });
 
 /** A store in a fresh directory, on a wall clock the test sets. */
 function setup() {
-  const dir = mkdtempSync(join(tmpdir(), 'file-store-'));
+  const dir = scratchDir('file-store-');
   const file = join(dir, 'tokens.json');
   const s = { dir, file, wall: 1_000_000 };
   return Object.assign(s, { store: createFileStore(file, () => s.wall) });

@@ -5,13 +5,11 @@
  * mutation run, which cannot see into other processes).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { runTs } from '../testing/processes.ts';
 import { redisRequired, type RedisServer, startRedis } from '../testing/redis_server.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { scratchDir } from '../testing/scratch.ts';
 
 let h: Harness;
 let redis: RedisServer | undefined;
@@ -34,7 +32,7 @@ describe('Redis shared token store, fleet', () => {
   test('a fleet of 4 hosts × 5 processes crossing several expiries makes one token request per scope per refresh', async (t) => {
     if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
     h.sandbox.store.setLifetime(4);
-    const hosts = Array.from({ length: 4 }, () => mkdtempSync(join(tmpdir(), 'fleet-host-')));
+    const hosts = Array.from({ length: 4 }, () => scratchDir('fleet-host-'));
     const runs = await Promise.all(
       hosts.flatMap((home) =>
         Array.from({ length: 5 }, () =>

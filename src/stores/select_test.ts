@@ -3,21 +3,20 @@
  * cannot be used reports (its code, never the URL's password).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Secret } from '../redact.ts';
 import { createMemoryStore } from './memory.ts';
 import { selectStore } from './select.ts';
 import { StoreUnavailableError } from './store.ts';
+import { scratchDir } from '../testing/scratch.ts';
 
 const KEY = { authUrl: 'https://auth.example', username: 'u', scope: 'service_id=s' };
 const wallNow = () => 0;
 
 describe('selectStore', () => {
   test('the store given wins; then Redis; then the file; else none', async () => {
-    const cacheFile = join(mkdtempSync(join(tmpdir(), 'select-')), 'tokens.json');
+    const cacheFile = join(scratchDir('select-'), 'tokens.json');
     const given = createMemoryStore();
     assert.equal(selectStore({ store: given, storeUrl: new Secret('redis://127.0.0.1:1/0'), cacheFile, wallNow }), given);
     const redis = selectStore({ storeUrl: new Secret('redis://:pw@127.0.0.1:1/0'), cacheFile, wallNow });

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -10,6 +9,7 @@ import { doctorSample, withSample } from '../../../scripts/readme_samples.ts';
 import { type Finished, freePort, ROOT, runTs } from '../../testing/processes.ts';
 import { redisRequired, startRedis } from '../../testing/redis_server.ts';
 import { type Harness, startHarness } from '../../testing/sandbox_harness.ts';
+import { scratchDir } from '../../testing/scratch.ts';
 
 const PASSWORD = 'Doctor-Pa55+&%= secret';
 let h: Harness;
@@ -150,7 +150,7 @@ describe('slicer-auth doctor', () => {
       [
         'a cache file open to others',
         () => {
-          const file = join(mkdtempSync(join(tmpdir(), 'doctor-')), 'tokens.json');
+          const file = join(scratchDir('doctor-'), 'tokens.json');
           writeFileSync(file, '{}');
           chmodSync(file, 0o644);
           return { SLICER_CACHE_FILE: file };
@@ -215,7 +215,7 @@ describe('slicer-auth doctor', () => {
     const inspect = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
       await inspect.connect();
-      const file = join(mkdtempSync(join(tmpdir(), 'doctor-ro-')), 'tokens.json');
+      const file = join(scratchDir('doctor-ro-'), 'tokens.json');
       // Both stores hold a client's entries before the doctor runs.
       const filled = { ...env, SLICER_STORE_URL: redis.url };
       assert.equal((await runTs(['src/cli.ts', 'token'], filled)).code, 0);
