@@ -1,10 +1,10 @@
 /**
- * Two house rules over the production sources (tests and `src/testing/` left
+ * House rules. Over the production sources (tests and `src/testing/` left
  * out): time is read only through the clock module (`src/clock.ts`), so that
  * every wait and stamp can run on an injected clock; and no file is over 300
- * lines, each holding one concept. And over the tests: a sandbox shared by a
- * file's tests is reset before each, and every scratch folder is removed when
- * its test process exits.
+ * lines, each holding one concept. Over the tests: a sandbox shared by a
+ * file's tests is reset before each, and temporary folders come only from
+ * `scratchDir`, which removes them when the test process exits.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
