@@ -2,8 +2,19 @@
  * Binds a fetch handler to 127.0.0.1 on Node, Deno and Bun (through
  * `@hono/node-server`, which all three run), and closes it completely.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+
+/**
+ * How long an idle connection stays open (announced as `Keep-Alive: timeout=65`).
+ * Node's default, 5 s, races the clients: fetch reuses an idle connection for
+ * the announced time less 1 s, and a busy event loop can send a request on a
+ * connection the server is closing at that moment (ECONNRESET, nodejs/undici#3141).
+ * 65 s, nginx's order of magnitude, puts that moment past any idle gap of a script
+ * or a test; close() drops idle connections at once.
+ */
+export const KEEP_ALIVE_MS = 65_000;
 
 /** A listening server. */
 export interface Listening {
@@ -34,6 +45,10 @@ export function listen(fetch: (request: Request) => Response | Promise<Response>
           }),
       });
     });
+    if ('keepAliveTimeout' in server) {
+      (server as Server).keepAliveTimeout = KEEP_ALIVE_MS;
+      (server as Server).headersTimeout = KEEP_ALIVE_MS + 1000; // Node wants it above keepAliveTimeout
+    }
     server.once('error', reject);
   });
 }
