@@ -45,10 +45,9 @@ export function listen(fetch: (request: Request) => Response | Promise<Response>
           }),
       });
     });
-    if ('keepAliveTimeout' in server) {
-      (server as Server).keepAliveTimeout = KEEP_ALIVE_MS;
-      (server as Server).headersTimeout = KEEP_ALIVE_MS + 1000; // Node wants it above keepAliveTimeout
-    }
+    const http = server as Server; // serve() makes a node:http Server when given no other createServer
+    http.keepAliveTimeout = KEEP_ALIVE_MS;
+    http.headersTimeout = KEEP_ALIVE_MS + 1000; // above keepAliveTimeout, or a reused connection may be cut at headersTimeout
     server.once('error', reject);
   });
 }
