@@ -43,7 +43,8 @@ describe('Redis shared token store, fleet', () => {
             SLICER_STORE_URL: redis?.url,
             SLICER_ENV_FILE: '/dev/null',
             FLEET_SECONDS: '9',
-          }, 60_000))
+            // Only a hung worker is killed: 20 workers starting at once beside another npm test took over 60 s.
+          }, 300_000))
       ),
     );
     // When each token expires, as the fleet reports it (the earliest report, should processes differ by a millisecond).
