@@ -36,7 +36,7 @@ test.describe('5.3 creating step 5: any name is listed exactly as entered', () =
     async ({ tokensPage, permanentTokens, target }) => {
       const short = permanentTokens.name('');
       await tokensPage.open();
-      await tokensPage.newToken.click();
+      await tokensPage.openCreationForm();
       const declared = Number(await tokensPage.dialog.name.getAttribute('maxlength'));
       await tokensPage.dialog.cancel.click();
       const length = declared > 0 ? declared : 200;

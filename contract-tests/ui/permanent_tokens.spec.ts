@@ -34,9 +34,8 @@ test(
     covers('steps 1-8 in order', 'the new token in the header and as post argument');
     const name = permanentTokens.name('create');
     await tokensPage.open();
-    await tokensPage.newToken.click();
+    await tokensPage.openCreationForm();
     const dialog = tokensPage.dialog;
-    await expect(dialog.name, 'step 4 opens the creation form').toBeVisible();
     await dialog.name.fill(name);
     await dialog.scope.fill(target.serviceId);
     await dialog.add.click();

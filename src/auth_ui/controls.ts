@@ -1,9 +1,10 @@
 /**
  * The documented controls of contract 5.3, found by role and label only (a
- * button, a link or a tab; the label whole, in any case), and the marking of
- * secrets on a page so that failure screenshots mask them.
+ * button, a link or a tab; the label whole, in any case), clicked until what
+ * they open shows, and the marking of secrets on a page so that failure
+ * screenshots mask them.
  */
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Marks an element as holding a secret, so failure screenshots mask it. */
 export const SECRET_ATTRIBUTE = 'data-slicer-secret';
@@ -69,4 +70,27 @@ export function control(scope: Page | Locator, name: string): Locator {
   const options = { name: labelled(name) };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .filter({ visible: true }).first();
+}
+
+/** How long one click may take to become possible, and then to show its effect, before it is tried again. */
+const CLICK_TRY_MS = 1_000;
+
+/** How long a control may take to open what it opens, over every try (a slow UI, a loaded machine). */
+const OPEN_MS = 15_000;
+
+/**
+ * Clicks a control until what it opens shows. A page shows its controls
+ * before its script has attached their handlers (a deferred script still
+ * loading, a page not yet hydrated), and a click then does nothing: the click
+ * is repeated while the effect does not show, never once it does.
+ *
+ * @param target the control
+ * @param opened whether its effect shows
+ * @param message what the effect is, for the error when it never shows
+ */
+export async function clickUntil(target: Locator, opened: () => Promise<boolean>, message: string): Promise<void> {
+  await expect(async () => {
+    if (!(await opened())) await target.click({ timeout: CLICK_TRY_MS });
+    await expect.poll(opened, { timeout: CLICK_TRY_MS }).toBe(true);
+  }, message).toPass({ timeout: OPEN_MS });
 }

@@ -13,7 +13,7 @@
  * class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control } from './controls.ts';
+import { clickUntil, control } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
 
@@ -104,6 +104,11 @@ export class TokensPage {
     return this.#entries().filter({ has: control(this.page, 'Revoke') }).or(this.#entries().filter({ hasText: /revoked/i }));
   }
 
+  /** Step 4: chooses "New permanent token", again while its click is ignored, until the creation form shows. */
+  async openCreationForm(): Promise<void> {
+    await clickUntil(this.newToken, () => this.dialog.name.isVisible(), 'step 4 opens the creation form');
+  }
+
   /**
    * Steps 4–7: opens the creation form, enters the name, adds each scope,
    * creates. Leaves the value (or the error) showing.
@@ -113,8 +118,7 @@ export class TokensPage {
    */
   async startCreating(name: string, scopes: readonly string[], progress: (step: string) => void = () => {}): Promise<void> {
     progress('Choosing "New permanent token"');
-    await this.newToken.click();
-    await expect(this.dialog.name, 'step 4 opens the creation form').toBeVisible();
+    await this.openCreationForm();
     progress(`Entering the name "${name}"`);
     await this.dialog.name.fill(name);
     for (const scope of scopes) {
@@ -160,10 +164,9 @@ export class TokensPage {
       void (confirm ? dialog.accept() : dialog.dismiss());
     };
     this.page.once('dialog', answer);
+    const ok = control(this.page, 'OK');
     try {
-      await control(active.first(), 'Revoke').click();
-      const ok = control(this.page, 'OK');
-      await expect.poll(async () => native || (await ok.isVisible()), { message: 'a confirmation is asked' }).toBe(true);
+      await clickUntil(control(active.first(), 'Revoke'), async () => native || (await ok.isVisible()), 'a confirmation is asked');
       if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
     } finally {
       this.page.off('dialog', answer);
