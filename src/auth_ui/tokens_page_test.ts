@@ -59,19 +59,24 @@ document.documentElement.setAttribute('data-ui-ran', '');`,
   return { arm: () => (armed = true), early: () => early };
 }
 
-test('controls clicked before the page script has run are clicked again: a token is created and revoked', async () => {
-  const page = await context.newPage();
-  const late = await lateScripts(page);
-  const tokens = new TokensPage(page, authUrl, { username, password });
-  late.arm();
-  await tokens.open();
-  const value = await tokens.create('late script', [serviceId]);
-  assert.equal(late.early(), 1, '"New permanent token" was first clicked while the script was held');
-  assert.equal((sandbox.store.check(value) as { kind?: string }).kind, 'permanent', 'the value read is a live permanent token');
+// The deadline ends a run whose script is held and never released (no click came), instead of waiting forever.
+test(
+  'controls clicked before the page script has run are clicked again: a token is created and revoked',
+  { timeout: 180_000 },
+  async () => {
+    const page = await context.newPage();
+    const late = await lateScripts(page);
+    const tokens = new TokensPage(page, authUrl, { username, password });
+    late.arm();
+    await tokens.open();
+    const value = await tokens.create('late script', [serviceId]);
+    assert.equal(late.early(), 1, '"New permanent token" was first clicked while the script was held');
+    assert.equal((sandbox.store.check(value) as { kind?: string }).kind, 'permanent', 'the value read is a live permanent token');
 
-  late.arm();
-  await tokens.open();
-  await tokens.revoke('late script');
-  assert.equal(late.early(), 2, '"Revoke" was first clicked while the script was held');
-  assert.equal(sandbox.store.check(value), 'revoked');
-});
+    late.arm();
+    await tokens.open();
+    await tokens.revoke('late script');
+    assert.equal(late.early(), 2, '"Revoke" was first clicked while the script was held');
+    assert.equal(sandbox.store.check(value), 'revoked');
+  },
+);
