@@ -9,6 +9,12 @@ import type { Locator, Page } from '@playwright/test';
 /** Words a login button says, for a login without a `<form>` or submit button. */
 const SUBMIT_WORDS = /^\s*(log\s*in|login|sign\s*in|continue|next|submit|enter|ok)\b/i;
 
+/**
+ * How long a login page may take to load before it is typed into anyway (a
+ * resource that never finishes loading delays the login, it does not stop it).
+ */
+const LOAD_MS = 10_000;
+
 /** Page object of an unknown login form. */
 export class LoginForm {
   readonly page: Page;
@@ -40,6 +46,9 @@ export class LoginForm {
    * @throws Error when the form is still shown after submitting (wrong credentials)
    */
   async logIn(username: string, password: string): Promise<void> {
+    // A page reached by a click may show the form before its scripts have run: a script's form would lose what is typed
+    // before, and its button would do nothing. Its scripts have run once the page has loaded.
+    await this.page.waitForLoadState('load', { timeout: LOAD_MS }).catch(() => undefined);
     const container = await this.#container();
     // The user's input: the nearest visible text-like input before the password (not a search box further up the
     // page), else the form's first one.
