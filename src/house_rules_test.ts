@@ -43,8 +43,11 @@ const tests = ['src', 'scripts', 'contract-tests'].flatMap((dir) =>
 );
 
 test('every test file that shares one sandbox across its tests resets it before each test', () => {
+  // Started in a `before` hook, or at the top of the file.
   const shared = tests.filter((file) =>
-    /\bbefore\(async \(\) => \{[^}]*start(Harness|Sandbox)\(/.test(readFileSync(join(ROOT, file), 'utf8'))
+    /\bbefore\(async \(\) => \{[^}]*start(Harness|Sandbox)\(|^const [^\n]*= await start(Harness|Sandbox)\(/m.test(
+      readFileSync(join(ROOT, file), 'utf8'),
+    )
   );
   assert.ok(shared.length >= 10, `${shared.length} files share a sandbox`);
   const unreset = shared.filter((file) => !/beforeEach\([\s\S]{0,200}store\.reset\(\)/.test(readFileSync(join(ROOT, file), 'utf8')));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { type Browser, chromium, expect, type Page } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
 import { type LateScript, lateScript } from '../testing/late_script.ts';
@@ -13,6 +13,7 @@ const { SLICER_AUTH_URL: authUrl, SLICER_USERNAME: username, SLICER_PASSWORD: pa
 let browser: Browser;
 
 before(async () => (browser = await chromium.launch(chromiumLaunchOptions())));
+beforeEach(() => sandbox.store.reset());
 after(async () => {
   await browser.close();
   await sandbox.close();

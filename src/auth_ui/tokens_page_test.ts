@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
 import { lateScript } from '../testing/late_script.ts';
@@ -15,6 +15,7 @@ before(async () => {
   browser = await chromium.launch(chromiumLaunchOptions());
   context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
 });
+beforeEach(() => sandbox.store.reset());
 after(async () => {
   await browser.close();
   await sandbox.close();
