@@ -52,7 +52,7 @@ test('a login page reached by a click is typed into only once its script has run
   await expect(form.password).toBeVisible();
   await form.logIn(username, password);
   assert.equal(late.early(), 0, 'nothing was typed or clicked while the script was held');
-  assert.equal(released, 1, 'the login page was held until the page object waited for it');
+  assert.equal(released, 1, 'the page object waited for the login page to load');
   await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
   await context.close();
 });

@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 export interface LateScript {
   /** Holds the script of the next page whose path is `pathname`. */
   arm(pathname: string): void;
-  /** Lets a held script go; true when one was held. */
+  /** Lets a held script go, or keeps an armed one from being held; true when one was. */
   release(): boolean;
   /** How many pages were touched while their script was held. */
   early(): number;
@@ -27,8 +27,10 @@ export async function lateScript(page: Page): Promise<LateScript> {
   let early = 0;
   let armed: string | undefined;
   let held: (() => void) | undefined;
+  // Also disarms: the page may be waited for before its script was even asked for.
   const release = () => {
-    const holding = held !== undefined;
+    const holding = held !== undefined || armed !== undefined;
+    armed = undefined;
     held?.();
     held = undefined;
     return holding;
