@@ -30,9 +30,10 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'settings',
-    files: /^src\/(setting_schemas|settings|tool_settings|env|services|scope|url_policy)\.ts$/,
-    shown: '`src/{setting_schemas,settings,tool_settings,env,services,scope,url_policy}.ts`',
-    holds: "THE settings table and its schemas; the tools' table; reading the environment and `.env`; THE services table; scopes; " +
+    files: /^src\/(setting_schemas|settings|tool_settings|env|services|url_policy)\.ts$/,
+    shown: '`src/{setting_schemas,settings,tool_settings,env,services,url_policy}.ts`',
+    holds:
+      "THE settings table and its schemas; the tools' table; reading the environment and `.env`; THE services table and the scopes naming them; " +
       'the plain-http and origin policy',
   },
   {

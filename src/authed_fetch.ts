@@ -10,7 +10,7 @@ import ky, { type Input, type KyInstance, type Options, type ResponsePromise, ty
 import { isAuthError } from './errors.ts';
 import type { Lane, RequestEngine } from './request_engine.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
-import type { ScopeInput } from './scope.ts';
+import type { ScopeInput } from './services.ts';
 
 /** Options of one authenticated request: ky's options plus the scope. */
 export interface AuthedFetchOptions extends Options {

@@ -13,9 +13,8 @@ import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import { redact } from './redact.ts';
 import { createRequestEngine } from './request_engine.ts';
-import { scopeKind } from './scope.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
-import { DEFAULT_SERVICE } from './services.ts';
+import { DEFAULT_SERVICE, scopeKind } from './services.ts';
 import { createSharedGrants } from './shared_grants.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
@@ -68,16 +67,18 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const secrets = secretsOf(config);
+  /** Every message and event text of this client goes through this: the client's secrets removed. */
+  const clean = (text: string) => redact(text, secrets);
   const logger = options.logger ?? prefixed(console);
   const level = config.logLevel;
-  const warn = shows(level, 'warn') ? (message: string) => logger.warn(redact(message, secrets)) : () => undefined;
+  const warn = shows(level, 'warn') ? (message: string) => logger.warn(clean(message)) : () => undefined;
   const emit = createEmitter({
     onEvent: options.onEvent,
     logger,
     level,
     openTelemetry: options.openTelemetry ?? DEFAULTS.openTelemetry,
     wallNow: () => clock.wallNow(),
-    redact: (text) => redact(text, secrets),
+    redact: clean,
   });
   let cache: TokenCache | undefined;
   let store: TokenStore | undefined;
@@ -155,7 +156,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       get: (target, signal) => tokenFor(target, { signal }),
       drop: async (target, token) => cache?.invalidate(target.scope, token),
     },
-    redact: (text) => redact(text, secrets),
+    redact: clean,
     warn,
     emit,
     open,

@@ -9,7 +9,7 @@ import type { ReadEnvOptions } from './env.ts';
 import type { AuthEventListener } from './events.ts';
 import type { FetchLike, Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
-import type { ScopeInput } from './scope.ts';
+import type { ScopeInput } from './services.ts';
 import type { TokenStore } from './stores/store.ts';
 import type { GetTokenOptions } from './token_cache.ts';
 import type { TokenFetch, TokenFetchInit } from './request_engine.ts';

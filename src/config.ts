@@ -12,8 +12,7 @@ import * as v from 'valibot';
 import { deprecated, describeSource, type Found, type Source } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { redact, Secret } from './redact.ts';
-import { SCOPE_FORMS, type ScopeInput, scopeKind } from './scope.ts';
-import { DEFAULT_SERVICE, SERVICES } from './services.ts';
+import { DEFAULT_SERVICE, SCOPE_FORMS, type ScopeInput, scopeKind, SERVICES } from './services.ts';
 import { assertSafeUrl } from './url_policy.ts';
 import { type EnvKey, FORMER_OPTIONS, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
 

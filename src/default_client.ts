@@ -7,7 +7,7 @@ import { type AuthedFetch, authedFetchOf, type Defaults } from './authed_fetch.t
 import { type AuthClient, buildClient, type TokenFetch } from './client.ts';
 import { isRelative } from './request_url.ts';
 import type { Needs } from './config.ts';
-import type { ScopeInput } from './scope.ts';
+import type { ScopeInput } from './services.ts';
 import type { TokenInfo } from './grant.ts';
 import type { GetTokenOptions } from './token_cache.ts';
 

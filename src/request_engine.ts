@@ -27,9 +27,8 @@ import type { AuthEvent } from './events.ts';
 import type { FetchLike } from './fetch.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, type ReplayableBody, sendFollowing, type Wire } from './request_wire.ts';
-import type { ScopeInput } from './scope.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
-import { DEFAULT_SERVICE, SERVICES } from './services.ts';
+import { DEFAULT_SERVICE, type ScopeInput, SERVICES } from './services.ts';
 import { isSafeUrl, mayReceiveToken } from './url_policy.ts';
 
 /** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */

@@ -4,8 +4,7 @@
  */
 import { type Config, type Credentials, requireSettings } from './config.ts';
 import type { Secret } from './redact.ts';
-import { type ScopeInput, scopeKind, serviceIdOf } from './scope.ts';
-import { DEFAULT_SERVICE } from './services.ts';
+import { DEFAULT_SERVICE, type ScopeInput, scopeKind, serviceIdOf } from './services.ts';
 import type { EnvKey } from './settings.ts';
 import { tokenOrigins } from './url_policy.ts';
 

@@ -7,7 +7,7 @@
 import { systemClock } from '../clock.ts';
 import { parseArgs } from 'node:util';
 import { parseConfig, requireSettings } from '../config.ts';
-import { serviceIdOf } from '../scope.ts';
+import { serviceIdOf } from '../services.ts';
 import { readEnv } from '../env.ts';
 import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS } from '../auth_ui/run_tokens.ts';
 import { readToolSettings } from '../tool_settings.ts';

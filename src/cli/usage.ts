@@ -1,8 +1,7 @@
 /**
  * Usage errors, exit codes and the context of the CLI's commands.
  */
-import { parseScope, SCOPE_FORMS, type ScopeInput } from '../scope.ts';
-import { SERVICES } from '../services.ts';
+import { parseScope, SCOPE_FORMS, type ScopeInput, SERVICES } from '../services.ts';
 
 /** Exit codes: documented in the README and in `--help`. */
 export const EXIT = {
