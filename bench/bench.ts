@@ -14,7 +14,9 @@
  *     2-second tokens from a sandbox in another process, 50 requests in
  *     flight (every fifth a JSON POST, options on every call), real clock,
  *     next to the same load with a token that does not expire, and next to
- *     the peer: a bearer header on plain fetch, its token refreshed by hand.
+ *     the peer: a bearer header on plain fetch, its token refreshed by hand;
+ *     the peer's code also runs as a fourth client (an A/A control), whose
+ *     ratio to the peer shows how far the measure alone moves a ratio.
  * (d) Memory: heap growth over 100,000 authedFetch requests (--expose-gc).
  * (e) Cold start of a one-off script (one token, one request) per runtime,
  *     next to a plain-fetch script doing the same two requests.
@@ -186,8 +188,11 @@ if (runs('c')) {
       return current.token;
     };
   };
-  type Kind = 'authedFetch' | 'tokenFetch' | 'bearer header on plain fetch, refreshed by hand';
-  const ROUNDS = 7;
+  const PEER = 'bearer header on plain fetch, refreshed by hand';
+  /** The peer's own code run as a fourth client: its ratio to the peer is how far the measure alone moves a ratio. */
+  const CONTROL = 'the peer again (A/A control)';
+  type Kind = 'authedFetch' | 'tokenFetch' | typeof PEER | typeof CONTROL;
+  const ROUNDS = 8;
   const SECONDS = 3;
   const timed = async (lifetimeSeconds: number, kind: Kind) => {
     await control('settings', { tokenLifetimeSeconds: lifetimeSeconds });
@@ -241,12 +246,13 @@ if (runs('c')) {
     `${r.rate.toFixed(0)} requests/s, p50 ${r.p50.toFixed(1)} ms, p99 ${
       r.p99.toFixed(1)
     } ms, ${r.failures} failed, ${r.tokens} token requests`;
-  // Rounds interleaved, the order reversed every round, medians kept: one 6 s run per client swung by ±30 % here.
-  const kinds: Kind[] = ['bearer header on plain fetch, refreshed by hand', 'tokenFetch', 'authedFetch'];
+  // Rounds interleaved, the order rotated every round so that each client runs in each place as often, medians kept:
+  // one 6 s run per client swung by ±30 % here.
+  const kinds: Kind[] = [PEER, 'tokenFetch', 'authedFetch', CONTROL];
   const results = new Map<string, Awaited<ReturnType<typeof timed>>[]>();
   for (const kind of kinds) await timed(3600, kind); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
-    for (const kind of round % 2 ? [...kinds].reverse() : kinds) {
+    for (const kind of [...kinds.slice(round % kinds.length), ...kinds.slice(0, round % kinds.length)]) {
       for (const lifetime of [3600, 2]) {
         const key = `${kind} ${lifetime}`;
         results.set(key, [...(results.get(key) ?? []), await timed(lifetime, kind)]);
@@ -260,7 +266,7 @@ if (runs('c')) {
     return { ...middle, failures: all.reduce((sum, r) => sum + r.failures, 0) };
   };
   const each = `median of ${ROUNDS} interleaved rounds of ${SECONDS} s`;
-  for (const kind of kinds) {
+  for (const kind of kinds.filter((kind) => kind !== CONTROL)) {
     const steady = typical(kind, 3600);
     const rolling = typical(kind, 2);
     row(`${kind}: sandbox service, 50 in flight, 20 % JSON POSTs, token valid throughout (${each})`, describe(steady));
@@ -269,12 +275,13 @@ if (runs('c')) {
   }
   /** A client's requests/s over the peer's in the same round, the median of the rounds: a round's own noise cancels out. */
   const perPeer = (kind: Kind) => {
-    const peer = results.get('bearer header on plain fetch, refreshed by hand 2') ?? [];
+    const peer = results.get(`${PEER} 2`) ?? [];
     return median((results.get(`${kind} 2`) ?? []).map((r, round) => r.rate / (peer[round] as (typeof peer)[number]).rate));
   };
   const paired = `median of the ${ROUNDS} rounds' ratios`;
   row(`tokenFetch ÷ the peer across 2-second expiries: requests/s (${paired}; target ≥ 0.95)`, perPeer('tokenFetch').toFixed(2));
   row(`authedFetch ÷ the peer across 2-second expiries: requests/s (${paired})`, perPeer('authedFetch').toFixed(2));
+  row(`${CONTROL} ÷ the peer: the same code, so how far the measure alone moves a ratio (${paired})`, perPeer(CONTROL).toFixed(2));
   await control('settings', { tokenLifetimeSeconds: 3600 });
 }
 
