@@ -101,7 +101,13 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       retries: options.tokenRetries,
       emit,
     });
-    store = selectStore({ ...config, store: options.store, wallNow: () => clock.wallNow() });
+    store = selectStore({
+      store: options.store,
+      storeUrl: config.storeUrl,
+      storeKey: config.storeKey,
+      cacheFile: config.cacheFile,
+      wallNow: () => clock.wallNow(),
+    });
     const shared = store
       ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn, emit })
       : undefined;
