@@ -62,7 +62,8 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
  * @returns the client
  */
 export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 'slicer' }): AuthClient {
-  const config = parseConfig(readEnv(options), options, needs);
+  const env = readEnv(options);
+  const config = parseConfig(env, options, needs);
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   const random = options.random ?? Math.random;
