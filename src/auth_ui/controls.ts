@@ -1,6 +1,6 @@
 /**
  * The documented controls of contract 5.3, found by role and label only (a
- * button, a link or a tab; the label whole, in any case), clicked until what
+ * button, a link, a tab or a menu item; the label whole, in any case), clicked until what
  * they open shows, and the marking of secrets on a page so that failure
  * screenshots mask them.
  */
@@ -60,7 +60,7 @@ export function labelled(text: string, mark = false): RegExp {
 }
 
 /**
- * A documented control by its label (whole, in any case), whether a button, a link or a tab; the first visible one.
+ * A documented control by its label (whole, in any case), whether a button, a link, a tab or a menu item; the first visible one.
  *
  * @param scope where to look
  * @param name its label as documented
@@ -69,7 +69,7 @@ export function labelled(text: string, mark = false): RegExp {
 export function control(scope: Page | Locator, name: string): Locator {
   const options = { name: labelled(name) };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
-    .filter({ visible: true }).first();
+    .or(scope.getByRole('menuitem', options)).filter({ visible: true }).first();
 }
 
 /** How long one click may take to become possible, and then to show its effect, before it is tried again. */

@@ -2,7 +2,8 @@
  * Creation steps 5–8 of contract 5.3 (Name, Scope, Add, Create, "Copy token
  * value", Done), wherever the UI shows them: a `<dialog>`, `role=dialog` or
  * an in-page panel. The value is read through what "Copy token value" puts on
- * the clipboard and checked against what the page displays.
+ * the clipboard and checked against what the page displays: an element's
+ * value or text, or a word of an element's text (`Your token: <value>`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { control, labelled, markSecrets } from './controls.ts';
@@ -72,14 +73,15 @@ export class NewTokenDialog {
       message: '"Copy token value" puts the value on the clipboard',
     }).toBe(true);
     this.#onSecret(value);
+    // A whole word, not a part of one: a copy that lost or changed a character must not pass.
     const shown = await this.page.evaluate(
       ([expected]) =>
         [...document.querySelectorAll('body *')].some((element) =>
           element.getClientRects().length > 0 &&
           ((element as HTMLInputElement).value === expected ||
-            (element.children.length === 0 && element.textContent?.trim() === expected))
+            (element.children.length === 0 && (element.textContent ?? '').split(/\s+/).includes(expected)))
         ),
-      [value],
+      [value] as const,
     );
     if (!shown) throw new Error('Step 7/8: the value "Copy token value" copied is not the value the page displays');
     await markSecrets(this.page, [value]);

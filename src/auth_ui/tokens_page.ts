@@ -5,10 +5,10 @@
  * `Name`, `Scope`, `Add`, `Create`, `Copy token value`, `Done`, `Revoke`,
  * `OK` — and tolerate everything it leaves open: the case the markup writes
  * a label in (`Tokens` shown upper-case by a stylesheet) and a field's
- * required mark (`Name *`); a control may be a link, a button or a tab; the
- * dialog a `<dialog>`, `role=dialog` or an in-page panel; the value shown in
- * any element (found through what "Copy token
- * value" puts on the clipboard); the confirmation native or in-page; the list
+ * required mark (`Name *`); a control may be a link, a button, a tab or a
+ * menu item; the dialog a `<dialog>`, `role=dialog` or an in-page panel; the
+ * value shown in any element, alone or in a sentence (found through what
+ * "Copy token value" puts on the clipboard); the confirmation native or in-page; the list
  * a table or a list; the service may ask to log in again at any step. No CSS
  * class, id or data attribute of any implementation is used.
  */

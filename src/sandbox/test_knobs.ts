@@ -31,7 +31,7 @@ export const VIOLATIONS = [
   'default-scope',
   /** A wrong password is answered with a token (4.1: a token comes from a user's password). */
   'token-for-wrong-password',
-  /** "Copy token value" copies another value than the one the page shows (5.3 creating step 8). */
+  /** "Copy token value" copies the value the page shows without its last character (5.3 creating step 8). */
   'copy-mismatch',
   /** The token endpoint refuses the form content type with a charset parameter (4.1 rule 2: a form real clients send). */
   'form-charset-refused',

@@ -45,8 +45,8 @@ ul.scopes li { background:#eef2ff; color:#2a3fa0; padding: 3px 10px; border-radi
 ul.token-list { list-style: none; padding: 0; } ul.token-list li { padding: 10px 0; border-bottom: 1px solid var(--line); }
 .error-text { color: var(--danger); min-height: 1.5em; }
 a.button { display: inline-block; text-decoration: none; }
-div.top[role=tablist] { display:flex; gap: 4px; padding: 0 28px; background:#fff; border-bottom:1px solid var(--line); }
-div.top[role=tablist] a { padding: 12px 14px; color: var(--muted); text-decoration:none; font-weight:600; font-size: 13px; }
+div.top[role=tablist], ul.top[role=menubar] { display:flex; gap: 4px; padding: 0 28px; margin: 0; list-style: none; background:#fff; border-bottom:1px solid var(--line); }
+div.top[role=tablist] a, ul.top[role=menubar] a { padding: 12px 14px; color: var(--muted); text-decoration:none; font-weight:600; font-size: 13px; }
 nav.top form { margin: 8px 0; }
 .caps { text-transform: uppercase; }
 `;
@@ -97,7 +97,7 @@ if (dialog) {
     if (!response.ok) { error.textContent = body.error; return; }
     value = body.token;
     copied = body.copy;
-    if (shown.tagName === 'INPUT') shown.value = value; else shown.textContent = value;
+    if (shown.tagName === 'INPUT') shown.value = value; else shown.textContent = (shown.dataset.prefix ?? '') + value;
     $('token-form').hidden = true; $('token-created').hidden = false;
     $('copy-token').focus();
   });

@@ -81,6 +81,11 @@ export function topNav(current: 'overview' | 'tokens' | 'sessions', style: UiSty
       entries.map(([href, label]) => html`<form method="get" action="${href}"><button type="submit">${label}</button></form>`)
     }</nav>`;
   }
+  if (style.nav === 'menu') {
+    return html`<ul class="top" role="menubar" aria-label="Sections">${
+      entries.map(([href, label]) => html`<li role="none"><a role="menuitem" href="${href}">${label}</a></li>`)
+    }</ul>`;
+  }
   if (style.nav === 'tabs') {
     return html`<div class="top" role="tablist">${
       entries.map(([href, label, key]) => html`<a role="tab" aria-selected="${current === key}" href="${href}">${label}</a>`)

@@ -49,7 +49,8 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
     : html`<a class="button primary" href="#new" id="new-token">${says(style, 'New permanent token')}</a>`;
   const value = {
     labelled: html`<code class="value" id="token-value" aria-label="Token value"></code>`,
-    code: html`<code class="value" id="token-value"></code>`,
+    // The script writes the value after this text, in the same text node.
+    sentence: html`<p class="value" id="token-value" data-prefix="Your token: "></p>`,
     input: html`<input class="value" id="token-value" type="text" readonly>`,
     pre: html`<pre class="value" id="token-value"></pre>`,
   }[style.value];

@@ -13,12 +13,12 @@ export interface UiStyle {
   readonly login: { readonly user: string; readonly password: string; readonly submit: string };
   /** "Tokens and sessions" and "New permanent token" as buttons or links. */
   readonly entry: 'button' | 'link';
-  /** The top navigation: links in `<nav>`, buttons in `<nav>`, or ARIA tabs without `<nav>`. */
-  readonly nav: 'links' | 'buttons' | 'tabs';
+  /** The top navigation: links in `<nav>`, buttons in `<nav>`, ARIA tabs without `<nav>`, or an ARIA menu bar without `<nav>`. */
+  readonly nav: 'links' | 'buttons' | 'tabs' | 'menu';
   /** The creation form: a `<dialog>`, a `role=dialog` element, or an in-page panel. */
   readonly form: 'dialog' | 'role-dialog' | 'panel';
-  /** The created value: a labelled `<code>`, an unlabelled `<code>`, a read-only input, a `<pre>`. */
-  readonly value: 'labelled' | 'code' | 'input' | 'pre';
+  /** The created value: a labelled `<code>`, a read-only input, a `<pre>`, or in a sentence (`Your token: <value>`, one text). */
+  readonly value: 'labelled' | 'input' | 'pre' | 'sentence';
   /** The token list: a table or a list. */
   readonly list: 'table' | 'list';
   /** The revocation confirmation: the browser's `confirm()` or an in-page dialog with OK / Cancel. */
@@ -62,7 +62,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     entry: 'link',
     nav: 'buttons',
     form: 'dialog',
-    value: 'code',
+    value: 'sentence',
     list: 'list',
     confirm: 'inline',
     error: 'text',
@@ -73,7 +73,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
   {
     login: { user: 'Login', password: 'Pass phrase', submit: 'Continue' },
     entry: 'link',
-    nav: 'links',
+    nav: 'menu',
     form: 'panel',
     value: 'input',
     list: 'table',

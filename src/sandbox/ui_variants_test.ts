@@ -51,7 +51,9 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(tokens.includes('aria-label="Token value"'), style.value === 'labelled');
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
       assert.equal(tokens.includes('role="alertdialog"'), style.confirm === 'inline');
-      assert.equal(tokens.includes('<nav'), style.nav !== 'tabs');
+      assert.equal(tokens.includes('<nav'), style.nav !== 'tabs' && style.nav !== 'menu');
+      assert.equal(tokens.includes('role="menubar"'), style.nav === 'menu');
+      assert.equal(tokens.includes('data-prefix="Your token: "'), style.value === 'sentence');
       assert.equal(tokens.includes('<dialog'), style.form === 'dialog');
       assert.equal(home.includes('<a class="button primary" href="/security/">'), style.entry === 'link');
       pages.push(tokens);
