@@ -1,8 +1,8 @@
 /**
  * The documented controls of contract 5.3, found by role and label only (a
- * button, a link, a tab or a menu item; the label whole, in any case), clicked until what
- * they open shows, and the marking of secrets on a page so that failure
- * screenshots mask them.
+ * button, a link, a tab or a menu item; the label whole, in any case),
+ * clicked until what they open shows, and the marking of secrets on a page
+ * so that failure screenshots mask them.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 

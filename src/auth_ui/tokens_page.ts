@@ -8,9 +8,10 @@
  * required mark (`Name *`); a control may be a link, a button, a tab or a
  * menu item; the dialog a `<dialog>`, `role=dialog` or an in-page panel; the
  * value shown in any element, alone or in a sentence (found through what
- * "Copy token value" puts on the clipboard); the confirmation native or in-page; the list
- * a table or a list; the service may ask to log in again at any step. No CSS
- * class, id or data attribute of any implementation is used.
+ * "Copy token value" puts on the clipboard); the confirmation native or
+ * in-page; the list a table or a list; the service may ask to log in again
+ * at any step. No CSS class, id or data attribute of any implementation is
+ * used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { clickUntil, control } from './controls.ts';
