@@ -4,6 +4,7 @@
  */
 import { nearMisses } from '../boundary.ts';
 import { clause, covers, expect, refused, test } from '../fixtures.ts';
+import { control } from '../../src/auth_ui/controls.ts';
 import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
 
 /** Revocation may take a moment on a live service; the sandbox must be immediate. */
@@ -20,6 +21,7 @@ test(
       const tokens = new TokensPage(await context.newPage(), target.authUrl, user);
       await tokens.open();
       await expect(tokens.tokenRows()).toHaveCount(0);
+      await expect(control(tokens.page, 'Revoke'), 'no entry of any markup offers Revoke').toHaveCount(0);
       await expect(tokens.newToken).toBeVisible();
     } finally {
       await context.close();

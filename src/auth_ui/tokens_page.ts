@@ -9,7 +9,8 @@
  * menu item; the dialog a `<dialog>`, `role=dialog` or an in-page panel; the
  * value shown in any element, alone or in a sentence (found through what
  * "Copy token value" puts on the clipboard); the confirmation native or
- * in-page; the list a table or a list; the service may ask to log in again
+ * in-page; a token's entry any element around its name that holds its
+ * Revoke control or says "revoked"; the service may ask to log in again
  * at any step. No CSS class, id or data attribute of any implementation is
  * used.
  */
@@ -88,21 +89,42 @@ export class TokensPage {
   }
 
   /**
-   * The list entry of a token (a table row or a list item), by its exact name.
+   * The list entries of a token, by its exact name: for each element that
+   * shows the name (as its whole text, or as its own text before other
+   * elements), the innermost element around it that holds a Revoke control or
+   * says "revoked". That is a table row, a list item or a box of any markup.
+   *
    * @param name the token's name
-   * @returns the entry locator
+   * @returns the entries' locator
    */
   row(name: string): Locator {
-    return this.#entries().filter({ has: this.page.getByText(name, { exact: true }) });
+    const showing = this.page.getByText(name, { exact: true }).or(
+      this.page.locator(`xpath=//*[text()[normalize-space(.)=${xpathText(name)}]]`),
+    );
+    const children = this.page.locator('xpath=./*');
+    const marked = (elements: Locator) => elements.filter({ has: this.#revoke() }).or(elements.filter({ hasText: REVOKED }));
+    // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
+    const inner = marked(children.filter({ has: showing }).or(children.and(showing)));
+    return marked(showing.locator('xpath=ancestor-or-self::*')).filter({ hasNot: inner });
   }
 
-  #entries(): Locator {
-    return this.page.getByRole('row').or(this.page.getByRole('listitem'));
+  /**
+   * The entries of a token that are still active: those with a Revoke control.
+   * @param name the token's name
+   * @returns the entries' locator
+   */
+  active(name: string): Locator {
+    return this.row(name).filter({ has: this.#revoke() });
   }
 
-  /** @returns the entries of the token list: those with a Revoke control or shown as revoked */
+  #revoke(): Locator {
+    return control(this.page, 'Revoke');
+  }
+
+  /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */
   tokenRows(): Locator {
-    return this.#entries().filter({ has: control(this.page, 'Revoke') }).or(this.#entries().filter({ hasText: /revoked/i }));
+    const entries = this.page.getByRole('row').or(this.page.getByRole('listitem'));
+    return entries.filter({ has: this.#revoke() }).or(entries.filter({ hasText: REVOKED }));
   }
 
   /** Step 4: chooses "New permanent token", again while its click is ignored, until the creation form shows. */
@@ -157,7 +179,7 @@ export class TokensPage {
    * @param confirm OK (true) or Cancel (false)
    */
   async revoke(name: string, confirm = true): Promise<void> {
-    const active = this.row(name).filter({ has: control(this.page, 'Revoke') });
+    const active = this.active(name);
     const before = await active.count();
     let native = false;
     const answer = (dialog: { accept(): Promise<void>; dismiss(): Promise<void> }) => {
@@ -174,7 +196,7 @@ export class TokensPage {
     }
     if (confirm) {
       await expect(active).toHaveCount(before - 1);
-      await expect(this.row(name).filter({ hasText: /revoked/i }).first(), 'step 3: shown as revoked').toBeVisible();
+      await expect(this.row(name).filter({ hasText: REVOKED }).first(), 'step 3: shown as revoked').toBeVisible();
     }
   }
 
@@ -183,23 +205,83 @@ export class TokensPage {
    * @param name the token's name
    */
   async isRevoked(name: string): Promise<boolean> {
-    return await this.row(name).filter({ hasText: /revoked/i }).first().isVisible();
+    return await this.row(name).filter({ hasText: REVOKED }).first().isVisible();
   }
 
   /**
-   * The names of all listed tokens with their state.
+   * Revokes every active token of a name (Revoke, then OK, one at a time).
+   * @param name the tokens' name
+   * @returns how many were revoked
+   */
+  async revokeAll(name: string): Promise<number> {
+    const count = await this.active(name).count();
+    for (let i = 0; i < count; i++) await this.revoke(name, true);
+    return count;
+  }
+
+  /**
+   * Whether an entry shows the name exactly as given: an element's whole text
+   * or one of its own texts, not only equal once spaces are collapsed.
+   * @param name the token's name
+   */
+  async showsExactly(name: string): Promise<boolean> {
+    return await this.row(name).evaluateAll(
+      (entries, name) =>
+        entries.some((entry) =>
+          [entry, ...entry.querySelectorAll('*')].some((element) =>
+            element.textContent?.trim() === name ||
+            [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim() === name)
+          )
+        ),
+      name,
+    );
+  }
+
+  /**
+   * The names of all listed tokens with their state, from a table or a list.
+   * A table's name is in the column headed "Name" (the first column when
+   * none is); a list item's is its first text.
    * @returns name and revoked flag of each entry
+   * @throws Error when Revoke controls show but no table row or list item holds them: such a list is read by name only
    */
   async list(): Promise<{ name: string; revoked: boolean }[]> {
     const rows = await this.tokenRows().all();
+    if (rows.length === 0 && (await this.#revoke().count()) > 0) {
+      throw new Error(
+        'The token list shows Revoke controls but no table row or list item holds them, so its entries cannot be told apart without ' +
+          'their names: listing needs a table or a list; creating and revoking by name work on any markup',
+      );
+    }
     return Promise.all(
       rows.map(async (row) => ({
-        // A table's first cell, or a list item's first element: where a list puts an entry's name.
-        name: await row.evaluate((element) =>
-          (element.querySelector('td, th') ?? element.firstElementChild ?? element).textContent?.trim() ?? ''
-        ),
+        name: await row.evaluate((element) => {
+          const cells = [...element.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
+          const headers = [...(element.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
+          const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
+          const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
+          if (cell) return cell.textContent?.trim() ?? '';
+          const first = document.evaluate('.//text()[normalize-space()]', element, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
+          return first.singleNodeValue?.textContent?.trim() ?? '';
+        }),
         revoked: (await control(row, 'Revoke').count()) === 0,
       })),
     );
   }
+}
+
+/** How an entry says its token is revoked. */
+const REVOKED = /revoked/i;
+
+/**
+ * A text as an XPath 1.0 string literal, whatever quotes it holds, with its
+ * spaces collapsed as `normalize-space()` collapses them.
+ *
+ * @param text the text
+ * @returns the literal
+ */
+function xpathText(text: string): string {
+  const normal = text.replace(/[ \t\r\n]+/g, ' ').trim();
+  if (!normal.includes("'")) return `'${normal}'`;
+  if (!normal.includes('"')) return `"${normal}"`;
+  return `concat(${normal.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
 }

@@ -42,3 +42,41 @@ test(
     assert.equal(sandbox.store.check(value), 'revoked');
   },
 );
+
+// Every UI variant lists tokens in other markup (table, table with the date first, list items, plain boxes).
+for (const uiVariant of [0, 1, 2, 3] as const) {
+  test(`UI variant ${uiVariant}: entries are found by name, counted, revoked one at a time and listed`, { timeout: 120_000 }, async () => {
+    const other = await startSandbox({ testMode: true, uiVariant });
+    const page = await context.newPage();
+    try {
+      const env = other.env;
+      const twins = [1, 2].map(() => other.store.issuePermanent(env.SLICER_USERNAME, 'twin', [env.SLICER_SERVICE_ID]).value);
+      other.store.issuePermanent(env.SLICER_USERNAME, 'Name with "quotes" and \'apostrophes\'', [env.SLICER_SERVICE_ID]);
+      const tokens = new TokensPage(page, env.SLICER_AUTH_URL, { username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD });
+      await tokens.open();
+      assert.equal(await tokens.row('twin').count(), 2, 'one entry per token of that name');
+      assert.equal(await tokens.active('Name with "quotes" and \'apostrophes\'').count(), 1);
+      assert.equal(await tokens.showsExactly('Name with "quotes" and \'apostrophes\''), true);
+      assert.equal(await tokens.row('twi').count(), 0, 'a part of a name is not the name');
+
+      await tokens.revoke('twin');
+      assert.equal(await tokens.active('twin').count(), 1, 'Revoke, then OK revoked one of the two');
+      assert.equal(await tokens.isRevoked('twin'), true);
+      assert.deepEqual(twins.map((value) => other.store.check(value) === 'revoked').sort(), [false, true], 'the service revoked one');
+
+      const listing = tokens.list().then((entries) =>
+        entries.map(({ name, revoked }) => `${revoked ? 'revoked' : 'active'} ${name}`).sort()
+      );
+      if (uiVariant === 3) {
+        await assert.rejects(listing, /no table row or list item holds them/);
+      } else {
+        assert.deepEqual(await listing, ['active Name with "quotes" and \'apostrophes\'', 'active twin', 'revoked twin']);
+      }
+      assert.equal(await tokens.revokeAll('twin'), 1);
+      assert.equal(await tokens.active('twin').count(), 0);
+    } finally {
+      await page.close();
+      await other.close();
+    }
+  });
+}

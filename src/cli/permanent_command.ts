@@ -113,10 +113,9 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
     const tokens = new TokensPage(await context.newPage(), authUrl, login);
     await tokens.open(progress);
 
-    const listed = await tokens.list();
     if (action === 'create') {
       const name = values.name as string;
-      if (!values['allow-duplicate'] && listed.some((t) => !t.revoked && t.name === name)) {
+      if (!values['allow-duplicate'] && (await tokens.active(name).count()) > 0) {
         io.err(`An active permanent token is already named "${name}": choose another --name, revoke it first, or pass --allow-duplicate.`);
         return EXIT.FAILED;
       }
@@ -135,18 +134,20 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       return EXIT.OK;
     }
     if (action === 'list') {
+      const listed = await tokens.list();
       if (values.json) io.out(JSON.stringify(listed.map(({ name, revoked }) => ({ name, revoked }))));
       else if (listed.length === 0) io.out('No permanent tokens.');
       else for (const token of listed) io.out(`${token.revoked ? 'revoked' : 'active '}  ${token.name}`);
       return EXIT.OK;
     }
     const now = new Date(systemClock.wallNow());
-    const chosen = values.name !== undefined
-      ? (name: string) => name === values.name
-      : values.prefix !== undefined
+    const chosen = values.prefix !== undefined
       ? (name: string) => name.startsWith(values.prefix as string)
       : (name: string) => cleanupRevokes(name, values.run as string, now, maxAgeMs);
-    const matches = listed.filter((t) => !t.revoked && chosen(t.name));
+    // A name is found as shown, in any markup; a prefix or a run needs the whole list.
+    const matches = values.name !== undefined
+      ? Array.from({ length: await tokens.active(values.name as string).count() }, () => values.name as string)
+      : (await tokens.list()).filter((t) => !t.revoked && chosen(t.name)).map((t) => t.name);
     if (matches.length === 0) {
       io.err(
         values.name !== undefined
@@ -157,10 +158,10 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       );
       return values.name !== undefined ? EXIT.FAILED : EXIT.OK;
     }
-    for (const token of matches) {
-      progress(`Revoking "${token.name}" (Revoke, then OK)`);
-      await tokens.revoke(token.name, true);
-      io.out(`revoked  ${token.name}`);
+    for (const name of matches) {
+      progress(`Revoking "${name}" (Revoke, then OK)`);
+      await tokens.revoke(name, true);
+      io.out(`revoked  ${name}`);
     }
     return EXIT.OK;
   } finally {

@@ -43,6 +43,8 @@ ul.scopes li { background:#eef2ff; color:#2a3fa0; padding: 3px 10px; border-radi
 .overlay { position: fixed; top: 12vh; left: 50%; transform: translateX(-50%); width: min(520px, 92vw); box-shadow: 0 20px 50px rgba(16,24,40,.25); z-index: 10; }
 .overlay[hidden], section[hidden] { display: none; }
 ul.token-list { list-style: none; padding: 0; } ul.token-list li { padding: 10px 0; border-bottom: 1px solid var(--line); }
+.token-cards { display: grid; gap: 12px; margin-top: 16px; } .token-card { border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; }
+.token-card-head, .token-card-foot { display: flex; justify-content: space-between; align-items: center; gap: 12px; } .token-card h3 { margin: 0 0 6px; font-size: 15px; }
 .error-text { color: var(--danger); min-height: 1.5em; }
 a.button { display: inline-block; text-decoration: none; }
 div.top[role=tablist], ul.top[role=menubar] { display:flex; gap: 4px; padding: 0 28px; margin: 0; list-style: none; background:#fff; border-bottom:1px solid var(--line); }

@@ -21,29 +21,41 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
     t.revokedAt === undefined
       ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`, says(style, 'Revoke'))
       : '';
-  const list = style.list === 'table'
-    ? table(
+  const about = (t: TokenRecord) => html`<span class="muted">for ${t.serviceIds.join(', ')}, since ${when(t.createdAt)}</span>`;
+  // A table with the name first, or with the creation date first.
+  const tableOf = (dateFirst: boolean) => {
+    const order = <T>(name: T, date: T) => dateFirst ? [date, name] : [name, date];
+    return table(
       'Permanent tokens',
-      ['Name', 'Scopes', 'Created', 'Status', html`<span class="muted">Actions</span>`],
+      [...order('Name', 'Created'), 'Scopes', 'Status', html`<span class="muted">Actions</span>`],
       tokens.map((t) =>
-        html`
-          <tr>
-            <td class="name">${t.name}</td>
-            <td>${t.serviceIds.join(', ')}</td>
-            <td>${when(t.createdAt)}</td>
-            <td>${status(t)}</td>
-            <td>${revoke(t)}</td>
-          </tr>
-        `
+        html`<tr>${order(html`<td class="name">${t.name}</td>`, html`<td>${when(t.createdAt)}</td>`)}<td>${
+          t.serviceIds.join(', ')
+        }</td><td>${status(t)}</td><td>${revoke(t)}</td></tr>`
       ),
-    )
-    : html`<ul class="token-list" aria-label="Permanent tokens">${
-      tokens.map((t) =>
-        html`<li><strong>${t.name}</strong> <span class="muted">for ${t.serviceIds.join(', ')}, since ${when(t.createdAt)}</span> ${
-          status(t)
-        } ${revoke(t)}</li>`
-      )
-    }</ul>`;
+    );
+  };
+  const list = {
+    table: () => tableOf(false),
+    'dated-table': () => tableOf(true),
+    // The name is the item's own text, before the elements that follow it.
+    list: () =>
+      html`<ul class="token-list" aria-label="Permanent tokens">${
+        tokens.map((t) => html`<li>${t.name} ${about(t)} ${status(t)} ${revoke(t)}</li>`)
+      }</ul>`,
+    // Plain boxes with no list semantics: the name and status in one part, the Revoke control in another.
+    cards: () =>
+      html`<div class="token-cards">${
+        tokens.map((t) =>
+          html`
+            <div class="token-card">
+              <div class="token-card-head"><h3>${t.name}</h3>${status(t)}</div>
+              <div class="token-card-foot">${about(t)}${revoke(t)}</div>
+            </div>
+          `
+        )
+      }</div>`,
+  }[style.list];
   const newToken = style.entry === 'button'
     ? html`<button class="primary" type="button" id="new-token">${says(style, 'New permanent token')}</button>`
     : html`<a class="button primary" href="#new" id="new-token">${says(style, 'New permanent token')}</a>`;
@@ -102,7 +114,7 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
     ${topNav('tokens', style)}<main>
       <div class="card">
         <div class="toolbar"><h1>Permanent tokens</h1>${newToken}</div>
-        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list}
+        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list()}
       </div>
       ${style.form === 'panel' ? form : ''}
     </main>

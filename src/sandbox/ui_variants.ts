@@ -19,8 +19,12 @@ export interface UiStyle {
   readonly form: 'dialog' | 'role-dialog' | 'panel';
   /** The created value: a labelled `<code>`, a read-only input, a `<pre>`, or in a sentence (`Your token: <value>`, one text). */
   readonly value: 'labelled' | 'input' | 'pre' | 'sentence';
-  /** The token list: a table or a list. */
-  readonly list: 'table' | 'list';
+  /**
+   * The token list: a table with the name first, a table with the creation
+   * date first, a list whose items start with the name as their own text, or
+   * plain boxes without list semantics (the name in a heading).
+   */
+  readonly list: 'table' | 'dated-table' | 'list' | 'cards';
   /** The revocation confirmation: the browser's `confirm()` or an in-page dialog with OK / Cancel. */
   readonly confirm: 'native' | 'inline';
   /** Errors as `role=alert` or as plain visible text. */
@@ -76,7 +80,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     nav: 'menu',
     form: 'panel',
     value: 'input',
-    list: 'table',
+    list: 'dated-table',
     confirm: 'native',
     error: 'text',
     reloginMidway: true,
@@ -89,7 +93,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     nav: 'tabs',
     form: 'role-dialog',
     value: 'pre',
-    list: 'list',
+    list: 'cards',
     confirm: 'inline',
     error: 'alert',
     reloginMidway: true,

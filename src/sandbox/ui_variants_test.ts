@@ -50,6 +50,9 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(login.includes('<div id="login-app"'), style.loginForm === 'script', `variant ${variant}: a script's login`);
       assert.equal(tokens.includes('aria-label="Token value"'), style.value === 'labelled');
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
+      assert.equal(tokens.includes('<div class="token-cards">'), style.list === 'cards');
+      assert.equal(tokens.includes('<table'), style.list === 'table' || style.list === 'dated-table');
+      assert.equal(/<th>Created<\/th>\s*<th>Name<\/th>/.test(tokens), style.list === 'dated-table');
       assert.equal(tokens.includes('role="alertdialog"'), style.confirm === 'inline');
       assert.equal(tokens.includes('<nav'), style.nav !== 'tabs' && style.nav !== 'menu');
       assert.equal(tokens.includes('role="menubar"'), style.nav === 'menu');
