@@ -1,8 +1,8 @@
 /**
  * The documented controls of contract 5.3, found by role and label only (a
  * button, a link, a tab or a menu item; the label whole, in any case),
- * clicked until what they open shows, and the marking of secrets on a page
- * so that failure screenshots mask them.
+ * clicked until what they open shows; the elements that show a given text;
+ * and the marking of secrets on a page so that failure screenshots mask them.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -70,6 +70,33 @@ export function control(scope: Page | Locator, name: string): Locator {
   const options = { name: labelled(name) };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .or(scope.getByRole('menuitem', options)).filter({ visible: true }).first();
+}
+
+/**
+ * Elements that show a text: as their whole text, or as one of their own
+ * texts beside other elements (`<li>name <button>×</button></li>`); spaces
+ * compared collapsed, case as given.
+ *
+ * @param page the page
+ * @param text the text
+ * @returns the locator
+ */
+export function showing(page: Page, text: string): Locator {
+  return page.getByText(text, { exact: true }).or(page.locator(`xpath=//*[text()[normalize-space(.)=${xpathText(text)}]]`));
+}
+
+/**
+ * A text as an XPath 1.0 string literal, whatever quotes it holds, with its
+ * spaces collapsed as `normalize-space()` collapses them.
+ *
+ * @param text the text
+ * @returns the literal
+ */
+function xpathText(text: string): string {
+  const normal = text.replace(/[ \t\r\n]+/g, ' ').trim();
+  if (!normal.includes("'")) return `'${normal}'`;
+  if (!normal.includes('"')) return `"${normal}"`;
+  return `concat(${normal.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
 }
 
 /** How long one click may take to become possible, and then to show its effect, before it is tried again. */

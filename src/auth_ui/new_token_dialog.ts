@@ -6,7 +6,7 @@
  * value or text, or a word of an element's text (`Your token: <value>`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control, labelled, markSecrets } from './controls.ts';
+import { control, labelled, markSecrets, showing } from './controls.ts';
 
 /** Words an error message uses, for a UI that shows its error as plain text. */
 const ERROR_WORDS = /incorrect|invalid|unknown|not (a )?valid|error|wrong|not found/i;
@@ -47,12 +47,13 @@ export class NewTokenDialog {
   }
 
   /**
-   * The entered scope as shown in the list of scopes (step 6).
+   * The entered scope as shown in the list of scopes (step 6), alone or beside
+   * a control that removes it.
    * @param scope the scope entered
    * @returns its visible entry
    */
   added(scope: string): Locator {
-    return this.page.getByText(scope, { exact: true }).filter({ visible: true }).first();
+    return showing(this.page, scope).filter({ visible: true }).first();
   }
 
   /**

@@ -15,7 +15,7 @@
  * used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { clickUntil, control } from './controls.ts';
+import { clickUntil, control, showing } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
 
@@ -98,14 +98,12 @@ export class TokensPage {
    * @returns the entries' locator
    */
   row(name: string): Locator {
-    const showing = this.page.getByText(name, { exact: true }).or(
-      this.page.locator(`xpath=//*[text()[normalize-space(.)=${xpathText(name)}]]`),
-    );
+    const shown = showing(this.page, name);
     const children = this.page.locator('xpath=./*');
     const marked = (elements: Locator) => elements.filter({ has: this.#revoke() }).or(elements.filter({ hasText: REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
-    const inner = marked(children.filter({ has: showing }).or(children.and(showing)));
-    return marked(showing.locator('xpath=ancestor-or-self::*')).filter({ hasNot: inner });
+    const inner = marked(children.filter({ has: shown }).or(children.and(shown)));
+    return marked(shown.locator('xpath=ancestor-or-self::*')).filter({ hasNot: inner });
   }
 
   /**
@@ -271,17 +269,3 @@ export class TokensPage {
 
 /** How an entry says its token is revoked. */
 const REVOKED = /revoked/i;
-
-/**
- * A text as an XPath 1.0 string literal, whatever quotes it holds, with its
- * spaces collapsed as `normalize-space()` collapses them.
- *
- * @param text the text
- * @returns the literal
- */
-function xpathText(text: string): string {
-  const normal = text.replace(/[ \t\r\n]+/g, ' ').trim();
-  if (!normal.includes("'")) return `'${normal}'`;
-  if (!normal.includes('"')) return `"${normal}"`;
-  return `concat(${normal.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
-}

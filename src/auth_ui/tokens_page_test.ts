@@ -43,7 +43,7 @@ test(
   },
 );
 
-// Every UI variant lists tokens in other markup (table, table with the date first, list items, plain boxes).
+// Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes).
 for (const uiVariant of [0, 1, 2, 3] as const) {
   test(`UI variant ${uiVariant}: entries are found by name, counted, revoked one at a time and listed`, { timeout: 120_000 }, async () => {
     const other = await startSandbox({ testMode: true, uiVariant });
@@ -54,6 +54,9 @@ for (const uiVariant of [0, 1, 2, 3] as const) {
       other.store.issuePermanent(env.SLICER_USERNAME, 'Name with "quotes" and \'apostrophes\'', [env.SLICER_SERVICE_ID]);
       const tokens = new TokensPage(page, env.SLICER_AUTH_URL, { username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD });
       await tokens.open();
+      const made = await tokens.create('made here', [env.SLICER_SERVICE_ID]);
+      assert.equal((other.store.check(made) as { kind?: string }).kind, 'permanent', 'steps 4–8 created a live token');
+      assert.equal(await tokens.active('made here').count(), 1, 'step 8: it is listed');
       assert.equal(await tokens.row('twin').count(), 2, 'one entry per token of that name');
       assert.equal(await tokens.active('Name with "quotes" and \'apostrophes\'').count(), 1);
       assert.equal(await tokens.showsExactly('Name with "quotes" and \'apostrophes\''), true);
@@ -70,7 +73,12 @@ for (const uiVariant of [0, 1, 2, 3] as const) {
       if (uiVariant === 3) {
         await assert.rejects(listing, /no table row or list item holds them/);
       } else {
-        assert.deepEqual(await listing, ['active Name with "quotes" and \'apostrophes\'', 'active twin', 'revoked twin']);
+        assert.deepEqual(await listing, [
+          'active Name with "quotes" and \'apostrophes\'',
+          'active made here',
+          'active twin',
+          'revoked twin',
+        ]);
       }
       assert.equal(await tokens.revokeAll('twin'), 1);
       assert.equal(await tokens.active('twin').count(), 0);

@@ -70,8 +70,20 @@ if (dialog) {
   let copied = '';
   const error = $('token-error');
   const shown = $('token-value');
+  // A chip is the scope's own text beside a control that removes it.
+  const chip = (s) => {
+    const remove = Object.assign(document.createElement('button'), { type: 'button', textContent: '×' });
+    remove.setAttribute('aria-label', 'Remove ' + s);
+    remove.addEventListener('click', () => { scopes = scopes.filter((other) => other !== s); render(); });
+    return remove;
+  };
   const render = () => {
-    $('scope-list').replaceChildren(...scopes.map((s) => Object.assign(document.createElement('li'), { textContent: s })));
+    const chips = $('scope-list').dataset.kind === 'chips';
+    $('scope-list').replaceChildren(...scopes.map((s) => {
+      const item = Object.assign(document.createElement('li'), { textContent: s });
+      if (chips) item.append(' ', chip(s));
+      return item;
+    }));
   };
   const addScope = () => {
     const scope = $('token-scope').value.trim();

@@ -75,7 +75,7 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
         'Scope',
       )}</label><input id="token-scope" type="text" autocomplete="off"></div>
         <button type="button" id="add-scope">${says(style, 'Add')}</button></div>
-      <ul class="scopes" id="scope-list" aria-label="Scopes"></ul>
+      <ul class="scopes" id="scope-list" aria-label="Scopes" data-kind="${style.scopes}"></ul>
       ${errorText(style, '', 'token-error')}
       <div class="actions"><button type="button" id="token-cancel">${says(
         style,

@@ -25,6 +25,8 @@ export interface UiStyle {
    * plain boxes without list semantics (the name in a heading).
    */
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
+  /** The list of added scopes: each scope alone, or as a chip with a control that removes it. */
+  readonly scopes: 'plain' | 'chips';
   /** The revocation confirmation: the browser's `confirm()` or an in-page dialog with OK / Cancel. */
   readonly confirm: 'native' | 'inline';
   /** Errors as `role=alert` or as plain visible text. */
@@ -55,6 +57,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'dialog',
     value: 'labelled',
     list: 'table',
+    scopes: 'plain',
     confirm: 'native',
     error: 'alert',
     reloginMidway: false,
@@ -68,6 +71,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'dialog',
     value: 'sentence',
     list: 'list',
+    scopes: 'chips',
     confirm: 'inline',
     error: 'text',
     reloginMidway: false,
@@ -81,6 +85,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'panel',
     value: 'input',
     list: 'dated-table',
+    scopes: 'plain',
     confirm: 'native',
     error: 'text',
     reloginMidway: true,
@@ -94,6 +99,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'role-dialog',
     value: 'pre',
     list: 'cards',
+    scopes: 'plain',
     confirm: 'inline',
     error: 'alert',
     reloginMidway: true,
