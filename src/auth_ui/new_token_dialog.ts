@@ -34,8 +34,14 @@ export class NewTokenDialog {
   constructor(page: Page, onSecret: (value: string) => void = () => {}) {
     this.page = page;
     this.#onSecret = onSecret;
-    const field = (label: string) =>
-      page.getByLabel(labelled(label, true)).or(page.getByPlaceholder(labelled(label, true))).filter({ visible: true }).first();
+    // A field by its label, its placeholder, or (a label not tied to it) the input that follows its label; never
+    // from a column header, whose next cell may hold the list's filter.
+    const next = 'following-sibling::*[1]/descendant-or-self::*[self::input or self::textarea]';
+    const field = (label: string) => {
+      const text = labelled(label, true);
+      const after = page.getByText(text).locator(`xpath=(self::*[not(self::th) and not(@role="columnheader")]/${next})[1]`);
+      return page.getByLabel(text).or(page.getByPlaceholder(text)).or(after).filter({ visible: true }).first();
+    };
     this.name = field('Name');
     this.scope = field('Scope');
     this.add = control(page, 'Add');

@@ -66,14 +66,16 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
     input: html`<input class="value" id="token-value" type="text" readonly>`,
     pre: html`<pre class="value" id="token-value"></pre>`,
   }[style.value];
+  // A field's label tied to it by `for`, or only written before it.
+  const label = (id: string, text: string) =>
+    style.fieldLabels === 'for'
+      ? html`<label for="${id}">${fieldLabel(style, text)}</label>`
+      : html`<label>${fieldLabel(style, text)}</label>`;
   const inner = html`
     <h2 id="new-token-title">New permanent token</h2>
     <div id="token-form">
-      <label for="token-name">${fieldLabel(style, 'Name')}</label><input id="token-name" type="text" autocomplete="off">
-      <div class="row"><div><label for="token-scope">${fieldLabel(
-        style,
-        'Scope',
-      )}</label><input id="token-scope" type="text" autocomplete="off"></div>
+      ${label('token-name', 'Name')}<input id="token-name" type="text" autocomplete="off">
+      <div class="row"><div>${label('token-scope', 'Scope')}<input id="token-scope" type="text" autocomplete="off"></div>
         <button type="button" id="add-scope">${says(style, 'Add')}</button></div>
       <ul class="scopes" id="scope-list" aria-label="Scopes" data-kind="${style.scopes}"></ul>
       ${errorText(style, '', 'token-error')}

@@ -25,6 +25,8 @@ export interface UiStyle {
    * plain boxes without list semantics (the name in a heading).
    */
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
+  /** The creation form's field labels: tied to their inputs by `for`, or only written before them. */
+  readonly fieldLabels: 'for' | 'beside';
   /** The list of added scopes: each scope alone, or as a chip with a control that removes it. */
   readonly scopes: 'plain' | 'chips';
   /** The revocation confirmation: the browser's `confirm()` or an in-page dialog with OK / Cancel. */
@@ -58,6 +60,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'labelled',
     list: 'table',
     scopes: 'plain',
+    fieldLabels: 'for',
     confirm: 'native',
     error: 'alert',
     reloginMidway: false,
@@ -72,6 +75,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'sentence',
     list: 'list',
     scopes: 'chips',
+    fieldLabels: 'for',
     confirm: 'inline',
     error: 'text',
     reloginMidway: false,
@@ -86,6 +90,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'input',
     list: 'dated-table',
     scopes: 'plain',
+    fieldLabels: 'beside',
     confirm: 'native',
     error: 'text',
     reloginMidway: true,
@@ -100,6 +105,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'pre',
     list: 'cards',
     scopes: 'plain',
+    fieldLabels: 'for',
     confirm: 'inline',
     error: 'alert',
     reloginMidway: true,

@@ -52,6 +52,7 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
       assert.equal(tokens.includes('<div class="token-cards">'), style.list === 'cards');
       assert.equal(tokens.includes('data-kind="chips"'), style.scopes === 'chips');
+      assert.equal(tokens.includes('<label for="token-name">'), style.fieldLabels === 'for');
       assert.equal(tokens.includes('<table'), style.list === 'table' || style.list === 'dated-table');
       assert.equal(/<th>Created<\/th>\s*<th>Name<\/th>/.test(tokens), style.list === 'dated-table');
       assert.equal(tokens.includes('role="alertdialog"'), style.confirm === 'inline');
