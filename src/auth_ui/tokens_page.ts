@@ -240,13 +240,14 @@ export class TokensPage {
    * A table's name is in the column headed "Name" (the first column when
    * none is); a list item's is its first text.
    * @returns name and revoked flag of each entry
-   * @throws Error when Revoke controls show but no table row or list item holds them: such a list is read by name only
+   * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
    */
   async list(): Promise<{ name: string; revoked: boolean }[]> {
     const rows = await this.tokenRows().all();
-    if (rows.length === 0 && (await this.#revoke().count()) > 0) {
+    const marks = (await this.#revoke().count()) + (await this.page.getByText(/^\s*revoked\s*$/i).count());
+    if (rows.length === 0 && marks > 0) {
       throw new Error(
-        'The token list shows Revoke controls but no table row or list item holds them, so its entries cannot be told apart without ' +
+        'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its entries cannot be told apart without ' +
           'their names: listing needs a table or a list; creating and revoking by name work on any markup',
       );
     }

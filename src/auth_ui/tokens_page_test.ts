@@ -82,6 +82,12 @@ for (const uiVariant of [0, 1, 2, 3] as const) {
       }
       assert.equal(await tokens.revokeAll('twin'), 1);
       assert.equal(await tokens.active('twin').count(), 0);
+      await tokens.revokeAll('made here');
+      await tokens.revokeAll('Name with "quotes" and \'apostrophes\'');
+      // Only revoked tokens left: a list of boxes must still not pass for an empty one.
+      const revokedOnly = tokens.list().then((entries) => entries.filter(({ revoked }) => revoked).length);
+      if (uiVariant === 3) await assert.rejects(revokedOnly, /no table row or list item holds them/);
+      else assert.equal(await revokedOnly, 4);
     } finally {
       await page.close();
       await other.close();
