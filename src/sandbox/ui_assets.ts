@@ -70,8 +70,8 @@ if (dialog) {
   let copied = '';
   const error = $('token-error');
   const shown = $('token-value');
-  // A chip is the scope's own text beside a control that removes it.
-  const chip = (s) => {
+  // The control that removes a scope, shown beside the scope's text when the list shows chips.
+  const remover = (s) => {
     const remove = Object.assign(document.createElement('button'), { type: 'button', textContent: '×' });
     remove.setAttribute('aria-label', 'Remove ' + s);
     remove.addEventListener('click', () => { scopes = scopes.filter((other) => other !== s); render(); });
@@ -81,7 +81,7 @@ if (dialog) {
     const chips = $('scope-list').dataset.kind === 'chips';
     $('scope-list').replaceChildren(...scopes.map((s) => {
       const item = Object.assign(document.createElement('li'), { textContent: s });
-      if (chips) item.append(' ', chip(s));
+      if (chips) item.append(' ', remover(s));
       return item;
     }));
   };
