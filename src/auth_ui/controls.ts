@@ -67,22 +67,44 @@ export function labelled(text: string, mark = false): RegExp {
  * @returns the locator
  */
 export function control(scope: Page | Locator, name: string): Locator {
+  return everyControl(scope, name).first();
+}
+
+/**
+ * Every visible control of a documented label, as {@link control} finds one.
+ *
+ * @param scope where to look
+ * @param name its label as documented
+ * @returns the locator
+ */
+export function everyControl(scope: Page | Locator, name: string): Locator {
   const options = { name: labelled(name) };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
-    .or(scope.getByRole('menuitem', options)).filter({ visible: true }).first();
+    .or(scope.getByRole('menuitem', options)).filter({ visible: true });
 }
 
 /**
  * Elements that show a text: as their whole text, or as one of their own
  * texts beside other elements (`<li>name <button>×</button></li>`); spaces
- * compared collapsed, case as given.
+ * compared collapsed, case as given. Found by XPath, in the page's body.
  *
  * @param page the page
  * @param text the text
  * @returns the locator
  */
 export function showing(page: Page, text: string): Locator {
-  return page.getByText(text, { exact: true }).or(page.locator(`xpath=//*[text()[normalize-space(.)=${xpathText(text)}]]`));
+  return page.locator(`xpath=//body//*[not(self::script or self::style)][${showsText(text)}]`);
+}
+
+/**
+ * The XPath condition of {@link showing}, for an element in context.
+ *
+ * @param text the text
+ * @returns the condition
+ */
+export function showsText(text: string): string {
+  const literal = xpathText(text);
+  return `normalize-space(.)=${literal} or text()[normalize-space(.)=${literal}]`;
 }
 
 /**
@@ -97,6 +119,22 @@ function xpathText(text: string): string {
   if (!normal.includes("'")) return `'${normal}'`;
   if (!normal.includes('"')) return `"${normal}"`;
   return `concat(${normal.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
+}
+
+/**
+ * How long a page may take to load before it is used anyway (a resource that
+ * never finishes loading delays a step, it does not stop it).
+ */
+const LOAD_MS = 10_000;
+
+/**
+ * Waits until the page has loaded, up to {@link LOAD_MS}: its scripts have
+ * run and all of its markup is there (a long list arrives over a while).
+ *
+ * @param page the page
+ */
+export async function loaded(page: Page): Promise<void> {
+  await page.waitForLoadState('load', { timeout: LOAD_MS }).catch(() => undefined);
 }
 
 /** How long one click may take to become possible, and then to show its effect, before it is tried again. */

@@ -5,15 +5,10 @@
  * script's inputs without one (a single-page app).
  */
 import type { Locator, Page } from '@playwright/test';
+import { loaded } from './controls.ts';
 
 /** Words a login button says, for a login without a `<form>` or submit button. */
 const SUBMIT_WORDS = /^\s*(log\s*in|login|sign\s*in|continue|next|submit|enter|ok)\b/i;
-
-/**
- * How long a login page may take to load before it is typed into anyway (a
- * resource that never finishes loading delays the login, it does not stop it).
- */
-const LOAD_MS = 10_000;
 
 /** Page object of an unknown login form. */
 export class LoginForm {
@@ -48,7 +43,7 @@ export class LoginForm {
   async logIn(username: string, password: string): Promise<void> {
     // A page reached by a click may show the form before its scripts have run: a script's form would lose what is typed
     // before, and its button would do nothing. Its scripts have run once the page has loaded.
-    await this.page.waitForLoadState('load', { timeout: LOAD_MS }).catch(() => undefined);
+    await loaded(this.page);
     const container = await this.#container();
     // The user's input: the nearest visible text-like input before the password (not a search box further up the
     // page), else the form's first one.

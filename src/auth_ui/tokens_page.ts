@@ -15,7 +15,7 @@
  * used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { clickUntil, control, showing } from './controls.ts';
+import { clickUntil, control, everyControl, loaded, showing, showsText } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
 
@@ -84,6 +84,8 @@ export class TokensPage {
       await tokens.click();
       if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
       await expect(this.newToken).toBeVisible();
+      // The TOKENS page is showing; a long list may still be arriving, and counting or listing would miss its end.
+      await loaded(this.page);
       return;
     }
   }
@@ -98,12 +100,12 @@ export class TokensPage {
    * @returns the entries' locator
    */
   row(name: string): Locator {
-    const shown = showing(this.page, name);
-    const children = this.page.locator('xpath=./*');
     const marked = (elements: Locator) => elements.filter({ has: this.#revoke() }).or(elements.filter({ hasText: REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
-    const inner = marked(children.filter({ has: shown }).or(children.and(shown)));
-    return marked(shown.locator('xpath=ancestor-or-self::*')).filter({ hasNot: inner });
+    const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
+    // An entry is small: larger elements (the list, the page) are passed over before their marks are looked for.
+    const around = showing(this.page, name).locator(`xpath=ancestor-or-self::*[count(.//*) <= ${ENTRY_ELEMENTS}]`);
+    return marked(around.filter({ hasNot: inner }));
   }
 
   /**
@@ -121,8 +123,11 @@ export class TokensPage {
 
   /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */
   tokenRows(): Locator {
-    const entries = this.page.getByRole('row').or(this.page.getByRole('listitem'));
-    return entries.filter({ has: this.#revoke() }).or(entries.filter({ hasText: REVOKED }));
+    return this.#rows().filter({ has: this.#revoke() }).or(this.#rows().filter({ hasText: REVOKED }));
+  }
+
+  #rows(): Locator {
+    return this.page.getByRole('row').or(this.page.getByRole('listitem'));
   }
 
   /** Step 4: chooses "New permanent token", again while its click is ignored, until the creation form shows. */
@@ -243,30 +248,39 @@ export class TokensPage {
    * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
    */
   async list(): Promise<{ name: string; revoked: boolean }[]> {
-    const rows = await this.tokenRows().all();
-    const marks = (await this.#revoke().count()) + (await this.page.getByText(/^\s*revoked\s*$/i).count());
-    if (rows.length === 0 && marks > 0) {
-      throw new Error(
-        'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its entries cannot be told apart without ' +
-          'their names: listing needs a table or a list; creating and revoking by name work on any markup',
-      );
-    }
-    return Promise.all(
-      rows.map(async (row) => ({
-        name: await row.evaluate((element) => {
-          const cells = [...element.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
-          const headers = [...(element.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
+    // One pass over the page, as a locator per row would resolve the whole list again for each row: the Revoke
+    // controls, then the rows and list items that hold one or say "revoked".
+    const revokes = await everyControl(this.page, 'Revoke').elementHandles();
+    try {
+      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked]) => {
+        const holders = new Set<Node>();
+        for (const revoke of revokes) for (let node: Node | null = revoke; node; node = node.parentNode) holders.add(node);
+        return rows.filter((row) => holders.has(row) || revoked.test(row.textContent ?? '')).map((row) => {
+          const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
+          const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
           const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
           const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
-          if (cell) return cell.textContent?.trim() ?? '';
-          const first = document.evaluate('.//text()[normalize-space()]', element, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
-          return first.singleNodeValue?.textContent?.trim() ?? '';
-        }),
-        revoked: (await control(row, 'Revoke').count()) === 0,
-      })),
-    );
+          const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
+          const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
+          return { name: name?.trim() ?? '', revoked: !holders.has(row) };
+        });
+      }, [revokes, REVOKED] as const);
+      if (entries.length === 0 && (revokes.length > 0 || (await this.page.getByText(/^\s*revoked\s*$/i).count()) > 0)) {
+        throw new Error(
+          'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
+            'entries cannot be told apart without their names: listing needs a table or a list; creating and revoking by name work ' +
+            'on any markup',
+        );
+      }
+      return entries;
+    } finally {
+      await Promise.all(revokes.map((handle) => handle.dispose()));
+    }
   }
 }
+
+/** The most elements one list entry holds: a row, an item or a box, not the list around them. */
+const ENTRY_ELEMENTS = 200;
 
 /** How an entry says its token is revoked. */
 const REVOKED = /revoked/i;

@@ -94,3 +94,23 @@ for (const uiVariant of [0, 1, 2, 3] as const) {
     }
   });
 }
+
+// A staging service keeps every revoked token listed: a year of nightly runs is thousands of entries. Each lookup must
+// stay one pass over the page (a locator per row resolved the whole list again for each row, past any timeout).
+test('a list of 3000 tokens is listed whole, and one of them found, revoked and counted by name', { timeout: 120_000 }, async () => {
+  for (let i = 0; i < 3000; i++) sandbox.store.issuePermanent(username, `nightly ${i}`, [serviceId]);
+  const page = await context.newPage();
+  try {
+    const tokens = new TokensPage(page, authUrl, { username, password });
+    await tokens.open();
+    const listed = await tokens.list();
+    assert.equal(listed.length, 3000);
+    assert.deepEqual(listed.find((entry) => entry.name === 'nightly 1234'), { name: 'nightly 1234', revoked: false });
+    await tokens.revoke('nightly 1234');
+    assert.equal(await tokens.active('nightly 1234').count(), 0);
+    assert.equal(await tokens.isRevoked('nightly 1234'), true);
+    assert.equal(await tokens.active('nightly 123').count(), 1, 'a name that another begins with is its own entry');
+  } finally {
+    await page.close();
+  }
+});
