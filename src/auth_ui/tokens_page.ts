@@ -265,7 +265,7 @@ export class TokensPage {
           return { name: name?.trim() ?? '', revoked: !holders.has(row) };
         });
       }, [revokes, REVOKED] as const);
-      if (entries.length === 0 && (revokes.length > 0 || (await this.page.getByText(/^\s*revoked\s*$/i).count()) > 0)) {
+      if (entries.length === 0 && (revokes.length > 0 || (await this.page.getByText(REVOKED_MARK).count()) > 0)) {
         throw new Error(
           'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
             'entries cannot be told apart without their names: listing needs a table or a list; creating and revoking by name work ' +
@@ -284,3 +284,6 @@ const ENTRY_ELEMENTS = 200;
 
 /** How an entry says its token is revoked. */
 const REVOKED = /revoked/i;
+
+/** A mark that says only that: a status badge, not help text that mentions revoking. */
+const REVOKED_MARK = /^\s*revoked\s*$/i;
