@@ -2,55 +2,99 @@
  * The authorization service's login form. Login is not part of the contract,
  * so the form is found by what every login form has: a password input, a
  * user-name input before it, and a way to submit. It may be a `<form>` or a
- * script's inputs without one (a single-page app).
+ * script's inputs without one (a single-page app), and it may ask for the
+ * user name alone first, then for the password on the page that step leads
+ * to (an identifier-first login, as many single sign-on services have).
  */
 import type { Locator, Page } from '@playwright/test';
-import { loaded } from './controls.ts';
+import { control, loaded } from './controls.ts';
 
 /** Words a login button says, for a login without a `<form>` or submit button. */
 const SUBMIT_WORDS = /^\s*(log\s*in|login|sign\s*in|continue|next|submit|enter|ok)\b/i;
+
+/** Words a user-name field's label says, for a page that asks for the user name alone. */
+const USER_WORDS = /user|login|e-?mail|account|identifier/i;
+
+/** Controls of contract 5.3's first steps: a page that shows one is past the login, whatever fields it has. */
+const PAST_LOGIN = ['Tokens and sessions', 'TOKENS', 'New permanent token'] as const;
+
+/** How long a login step may take to show its next page. */
+const STEP_MS = 10_000;
+
+/** An input a user can type into. */
+const EDITABLE = ':not([readonly]):not([disabled])';
 
 /** Page object of an unknown login form. */
 export class LoginForm {
   readonly page: Page;
   /** A visible password input anywhere on the page. */
   readonly password: Locator;
+  /** A visible user-name field, known as one by its autofill hint, its type or its label (an identifier-first page). */
+  readonly userName: Locator;
 
   /** @param page the page that may show the form */
   constructor(page: Page) {
     this.page = page;
     this.password = page.locator('input[type=password]').filter({ visible: true }).first();
+    this.userName = page.locator('input:is([autocomplete~=username i],[autocomplete~=email i],[type=email])')
+      .or(page.getByRole('textbox', { name: USER_WORDS })).and(page.locator(EDITABLE)).filter({ visible: true }).first();
   }
 
-  /** @returns whether the page asks to log in */
+  /** @returns whether the page asks to log in: for a password, or for the user name alone on a page not past the login */
   async isShown(): Promise<boolean> {
-    return await this.password.isVisible().catch(() => false);
+    if (await this.password.isVisible().catch(() => false)) return true;
+    if (!(await this.userName.isVisible().catch(() => false))) return false;
+    for (const label of PAST_LOGIN) if (await control(this.page, label).isVisible().catch(() => false)) return false;
+    return true;
   }
 
-  /** The `<form>` holding the password input, or the page when there is none. */
-  async #container(): Promise<Locator> {
-    const form = this.page.locator('form').filter({ has: this.password }).first();
+  /** The `<form>` holding an input, or the page when there is none. */
+  async #container(input: Locator): Promise<Locator> {
+    const form = this.page.locator('form').filter({ has: input }).first();
     return (await form.count()) > 0 ? form : this.page.locator('body');
   }
 
+  /** Submits the form holding an input: its submit button, a button saying so, or Enter in the input. */
+  async #submit(input: Locator): Promise<void> {
+    const container = await this.#container(input);
+    const submit = container.locator('button[type=submit], input[type=submit]').or(container.getByRole('button', { name: SUBMIT_WORDS }))
+      .filter({ visible: true }).first();
+    if ((await submit.count()) > 0) await submit.click();
+    else await input.press('Enter');
+  }
+
   /**
-   * Logs in and waits for the form to go away.
+   * Logs in and waits for the form to go away. A page asking for the user
+   * name alone gets it, and the password goes to the page that follows.
    *
    * @param username user name
    * @param password password (set without a logged step value)
-   * @throws Error when the form is still shown after submitting (wrong credentials)
+   * @throws Error when no password field follows the user name (an unknown user), or when the form is still shown
+   *   after submitting (wrong credentials)
    */
   async logIn(username: string, password: string): Promise<void> {
     // A page reached by a click may show the form before its scripts have run: a script's form would lose what is typed
     // before, and its button would do nothing. Its scripts have run once the page has loaded.
     await loaded(this.page);
-    const container = await this.#container();
+    if (!(await this.password.isVisible())) {
+      await this.userName.fill(username);
+      await this.#submit(this.userName);
+      await this.password.waitFor({ state: 'visible', timeout: STEP_MS }).catch(() => {
+        throw new Error(
+          `Logging in as "${username}": the service asked for the user name, then showed no password field: check SLICER_USERNAME`,
+        );
+      });
+      await loaded(this.page);
+    }
     // The user's input: the nearest visible text-like input before the password (not a search box further up the
-    // page), else the form's first one.
-    const before = this.password.locator('xpath=preceding::input[not(@type) or @type="text" or @type="email"]').filter({ visible: true })
-      .last();
-    const first = container.locator('input:is([type=text],[type=email],:not([type])):visible').first();
-    await ((await before.count()) > 0 ? before : first).fill(username);
+    // page), else the form's first one; none on a password page that follows a page that asked for the user name.
+    const container = await this.#container(this.password);
+    const before = this.password.locator(
+      'xpath=preceding::input[(not(@type) or @type="text" or @type="email") and not(@readonly) and not(@disabled)]',
+    ).filter({ visible: true }).last();
+    const first = container.locator(`input:is([type=text],[type=email],:not([type]))${EDITABLE}:visible`).first();
+    const user = (await before.count()) > 0 ? before : first;
+    if ((await user.count()) > 0) await user.fill(username);
     // Not `fill`: its step title ("Fill \"<value>\"") would put the password into reports and logs. The value is
     // set through the prototype's setter, then announced: an app that keeps controlled inputs (React) takes the
     // value from the input event only when it differs from what the element's own setter last wrote.
@@ -59,11 +103,8 @@ export class LoginForm {
       input.dispatchEvent(new Event('input', { bubbles: true }));
       input.dispatchEvent(new Event('change', { bubbles: true }));
     }, password);
-    const submit = container.locator('button[type=submit], input[type=submit]').or(container.getByRole('button', { name: SUBMIT_WORDS }))
-      .filter({ visible: true }).first();
-    if ((await submit.count()) > 0) await submit.click();
-    else await this.password.press('Enter');
-    await this.password.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {
+    await this.#submit(this.password);
+    await this.password.waitFor({ state: 'detached', timeout: STEP_MS }).catch(() => {
       throw new Error(`Logging in as "${username}" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD`);
     });
   }

@@ -10,13 +10,19 @@ import { LoginForm } from './login_form.ts';
 // events it hears, and a button that does nothing until the script has attached its handler.
 const sandbox = await startSandbox({ testMode: true, uiVariant: 3 });
 const { SLICER_AUTH_URL: authUrl, SLICER_USERNAME: username, SLICER_PASSWORD: password } = sandbox.env;
+// Variant 2 asks for the user name alone, then for the password on the page that answers it.
+const userFirst = await startSandbox({ testMode: true, uiVariant: 2 });
 let browser: Browser;
 
 before(async () => (browser = await chromium.launch(chromiumLaunchOptions())));
-beforeEach(() => sandbox.store.reset());
+beforeEach(() => {
+  sandbox.store.reset();
+  userFirst.store.reset();
+});
 after(async () => {
   await browser.close();
   await sandbox.close();
+  await userFirst.close();
 });
 
 /**
@@ -72,5 +78,56 @@ test('a login page with a resource that never loads is logged into once the wait
   await expect(form.password).toBeVisible();
   await form.logIn(username, password);
   await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
+  await context.close();
+});
+
+test('a login that asks for the user name alone gets it, then the password on the page that follows', { timeout: 60_000 }, async () => {
+  const { SLICER_AUTH_URL: url, SLICER_USERNAME: user, SLICER_PASSWORD: secret } = userFirst.env;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${url}/?next=/`);
+  const form = new LoginForm(page);
+  await expect(form.password).toHaveCount(0);
+  assert.equal(await form.isShown(), true, 'a page with a user-name field alone asks to log in');
+  await form.logIn(user, secret);
+  await expect(page.getByText(`Signed in as ${user}`)).toBeVisible();
+  assert.equal(await new LoginForm(page).isShown(), false);
+  await context.close();
+});
+
+test('a user-name page that leads to no password field fails naming SLICER_USERNAME', { timeout: 60_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.setContent(`<form onsubmit="event.preventDefault(); this.querySelector('p').textContent = 'No such account'">
+    <label for="id">Email</label><input id="id" type="email"><button type="submit">Next</button><p></p></form>`);
+  const form = new LoginForm(page);
+  assert.equal(await form.isShown(), true);
+  await assert.rejects(form.logIn('nobody@example.com', 'pass-never-shown'), (error: Error) => {
+    assert.equal(
+      error.message,
+      'Logging in as "nobody@example.com": the service asked for the user name, then showed no password field: check SLICER_USERNAME',
+    );
+    return true;
+  });
+  await expect(page.getByText('No such account')).toBeVisible();
+  await context.close();
+});
+
+test('a page past the login is not taken for one, whatever user fields it shows', { timeout: 60_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const shown = async (body: string) => {
+    await page.setContent(body);
+    return await new LoginForm(page).isShown();
+  };
+  const filter = '<label for="f">Filter by user</label><input id="f" type="text">';
+  assert.equal(await shown(filter), true, 'a field labelled for a user, alone, asks for the user name');
+  assert.equal(await shown(`<input type="text" autocomplete="username">`), true, 'a field with the user-name autofill hint');
+  for (const past of ['Tokens and sessions', 'TOKENS', 'New permanent token']) {
+    assert.equal(await shown(`<button>${past}</button>${filter}`), false, `a page showing "${past}" is past the login`);
+  }
+  assert.equal(await shown('<input type="search" aria-label="Search users">'), false, 'a search box is not a user-name field');
+  assert.equal(await shown('<input type="text" autocomplete="username" readonly>'), false, 'a read-only field is not asked for');
+  assert.equal(await shown('<label for="n">Name</label><input id="n" type="text">'), false, 'a field not named for a user');
   await context.close();
 });

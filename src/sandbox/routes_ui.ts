@@ -58,12 +58,19 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
   });
 
   app.post('/login', validated('form', LoginForm), (c) => {
-    const { username, password, next: asked } = c.req.valid('form');
+    const { username, password, step, next: asked } = c.req.valid('form');
     const next = safeNext(asked);
+    // A 'user-first' login's first page posts the user name alone; its answer is the page that asks for the password.
+    const userFirst = style.loginSteps === 'user-first';
+    if (userFirst && step === 'user') {
+      const view = username === '' ? loginView(next, style, 'Enter your user name.') : loginView(next, style, undefined, username);
+      return c.html(page('Sign in', undefined, view));
+    }
     const result = store.login(username, password);
     if (result !== 'ok') {
       const message = result === 'locked' ? 'Too many failed attempts. Try again in a few minutes.' : 'Invalid username or password.';
-      return c.html(page('Sign in', undefined, loginView(next, style, message)), result === 'locked' ? 429 : 401);
+      const view = loginView(next, style, message, userFirst ? username : undefined);
+      return c.html(page('Sign in', undefined, view), result === 'locked' ? 429 : 401);
     }
     const value = store.openSession(username, c.req.header('user-agent') ?? '');
     setCookie(c, COOKIE, value, {

@@ -8,10 +8,14 @@ import * as v from 'valibot';
 
 const fixed = (text: string) => () => text;
 
-/** The login form (`/login`): missing fields read as empty, so they fail as a wrong password does. */
+/**
+ * The login form (`/login`): missing fields read as empty, so they fail as a
+ * wrong password does; `step` is `user` on a 'user-first' login's first page.
+ */
 export const LoginForm = v.object({
   username: v.optional(v.string(), ''),
   password: v.optional(v.string(), ''),
+  step: v.optional(v.unknown()),
   next: v.optional(v.unknown()),
 });
 

@@ -3,8 +3,8 @@
  * suite relies only on what contract 5.3 documents. Every variant keeps the
  * documented labels and steps; everything the contract leaves open differs:
  * markup of controls, dialogs, lists, the displayed value, the confirmation,
- * the case the markup writes the labels in, the login form's wording and
- * kind, and whether the service asks to log in again.
+ * the case the markup writes the labels in, the login form's wording, kind
+ * and pages, and whether the service asks to log in again.
  */
 
 /** How one UI renders what the contract leaves open. */
@@ -48,6 +48,12 @@ export interface UiStyle {
    * by the script.
    */
   readonly loginForm: 'form' | 'script';
+  /**
+   * The login's pages (of a `<form>` login): user name and password on one
+   * page, or the user name first and the password on the page it leads to
+   * (an identifier-first login, as many single sign-on services have).
+   */
+  readonly loginSteps: 'one-page' | 'user-first';
 }
 
 /** Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open. */
@@ -66,6 +72,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     reloginMidway: false,
     labels: 'documented',
     loginForm: 'form',
+    loginSteps: 'one-page',
   },
   {
     login: { user: 'E-mail or login', password: 'Your password', submit: 'Sign in' },
@@ -81,6 +88,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     reloginMidway: false,
     labels: 'documented',
     loginForm: 'form',
+    loginSteps: 'one-page',
   },
   {
     login: { user: 'Login', password: 'Pass phrase', submit: 'Continue' },
@@ -96,6 +104,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     reloginMidway: true,
     labels: 'other-case',
     loginForm: 'form',
+    loginSteps: 'user-first',
   },
   {
     login: { user: 'User name', password: 'Password', submit: 'Enter' },
@@ -111,6 +120,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     reloginMidway: true,
     labels: 'documented',
     loginForm: 'script',
+    loginSteps: 'one-page',
   },
 ];
 

@@ -48,6 +48,7 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.ok(login.includes(`>${style.login.submit}</button>`), `variant ${variant}: login wording`);
       assert.equal(/<form\s+method="post"\s+action="\/login">/.test(login), style.loginForm === 'form', `variant ${variant}: login kind`);
       assert.equal(login.includes('<div id="login-app"'), style.loginForm === 'script', `variant ${variant}: a script's login`);
+      assert.equal(login.includes('name="step" value="user"'), style.loginSteps === 'user-first', `variant ${variant}: login steps`);
       assert.equal(tokens.includes('aria-label="Token value"'), style.value === 'labelled');
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
       assert.equal(tokens.includes('<div class="token-cards">'), style.list === 'cards');
@@ -75,6 +76,43 @@ describe('UI variants keep the documented labels and change everything else', ()
     const { get, cookie } = await session(0);
     assert.equal((await get('/security/', cookie)).status, 200);
     assert.equal((await get('/security/tokens', cookie)).status, 200, 'the default UI keeps the session');
+  });
+
+  test('variant 2 asks for the user name alone, then for the password on the page that answers it', async () => {
+    const parts = createSandbox({ testMode: true, uiVariant: 2 });
+    const env = parts.serveAt(ORIGIN);
+    const post = (fields: Record<string, string>) =>
+      parts.app.request(`${ORIGIN}/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: ORIGIN },
+        body: new URLSearchParams(fields),
+      });
+    const first = await (await parts.app.request(`${ORIGIN}/?next=/security/`)).text();
+    assert.match(first, /<input id="username" name="username"/);
+    assert.match(first, /<input type="password" autocomplete="current-password" hidden>/, 'only a hidden password input on the first page');
+    assert.doesNotMatch(first, /id="password"/);
+
+    const second = await post({ username: env.SLICER_USERNAME, step: 'user', next: '/security/' });
+    assert.equal(second.status, 200);
+    assert.equal(second.headers.get('set-cookie'), null, 'the user name alone opens no session');
+    const asked = await second.text();
+    assert.ok(asked.includes(`Signing in as <strong>${env.SLICER_USERNAME}</strong>`));
+    assert.ok(asked.includes(`<input type="hidden" name="username" value="${env.SLICER_USERNAME}">`));
+    assert.match(asked, /<input id="password" name="password" type="password"/);
+    assert.ok(asked.includes('<input type="hidden" name="next" value="/security/">'), 'the page to return to is kept');
+    assert.doesNotMatch(asked, /id="username"/, 'no field for the user name on the password page');
+
+    const wrong = await post({ username: env.SLICER_USERNAME, password: 'wrong' });
+    assert.equal(wrong.status, 401);
+    assert.ok((await wrong.text()).includes(`Signing in as <strong>${env.SLICER_USERNAME}</strong>`), 'a wrong password asks again for it');
+    const empty = await (await post({ username: '', step: 'user' })).text();
+    assert.ok(empty.includes('Enter your user name.') && empty.includes('name="step" value="user"'));
+
+    const done = await post({ username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD, next: '/security/' });
+    assert.equal(done.status, 303);
+    assert.equal(done.headers.get('location'), '/security/');
+    assert.match(done.headers.get('set-cookie') ?? '', /^sandbox_session=/);
   });
 
   test('variants exist only in test mode', () => {

@@ -39,20 +39,28 @@ export function page(title: string, user: string | undefined, body: Html): Html 
 }
 
 /**
- * The login form.
+ * The login form. A 'user-first' login asks for the user name alone (a
+ * password input for password managers hidden beside it), then, on the
+ * page that step leads to, for the password of the user it names.
  *
  * @param next where to go after logging in
  * @param style the UI variant
  * @param error message to show, if any
+ * @param user the user of a 'user-first' login's password page
  * @returns the page body
  */
-export function loginView(next: string, style: UiStyle, error?: string): Html {
-  const fields = html`
-    <label for="username">${style.login.user}</label><input id="username" name="username" type="text" autocomplete="username" required>
-    <label for="password">${style.login
-      .password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-    ${errorText(style, error ?? '')}
-  `;
+export function loginView(next: string, style: UiStyle, error?: string, user?: string): Html {
+  const username =
+    html`<label for="username">${style.login.user}</label><input id="username" name="username" type="text" autocomplete="username" required>`;
+  const password =
+    html`<label for="password">${style.login.password}</label><input id="password" name="password" type="password" autocomplete="current-password" required>`;
+  const steps = style.loginSteps === 'one-page'
+    ? html`${username}${password}`
+    : user === undefined
+    ? html`${username}<input type="hidden" name="step" value="user"><input type="password" autocomplete="current-password" hidden>`
+    : html`<p>Signing in as <strong>${user}</strong> · <a href="/?next=${encodeURIComponent(next)}">Not you?</a></p>
+      <input type="hidden" name="username" value="${user}">${password}`;
+  const fields = html`${steps}${errorText(style, error ?? '')}`;
   // A script's login (ui.js) has no form: its button posts what the inputs' events reported. A search field
   // above it is the first text input of the page, and not the user's.
   const form = style.loginForm === 'script'
