@@ -2,15 +2,19 @@
  * The authorization service's login form. Login is not part of the contract,
  * so the form is found by what every login form has: a password input, a
  * user-name input before it, and a way to submit. It may be a `<form>` or a
- * script's inputs without one (a single-page app), and it may ask for the
+ * script's inputs without one (a single-page app), it may ask for the
  * user name alone first, then for the password on the page that step leads
- * to (an identifier-first login, as many single sign-on services have).
+ * to (an identifier-first login, as many single sign-on services have), and
+ * it may be behind a landing page's "Sign in".
  */
 import type { Locator, Page } from '@playwright/test';
 import { control, loaded } from './controls.ts';
 
 /** Words a login button says, for a login without a `<form>` or submit button. */
 const SUBMIT_WORDS = /^\s*(log\s*in|login|sign\s*in|continue|next|submit|enter|ok)\b/i;
+
+/** What a control leading to the login form says, on a landing page. */
+const SIGN_IN_WORDS = /^\s*(log\s*in|login|sign\s*in)\s*$/i;
 
 /** Words a user-name field's label says, for a page that asks for the user name alone. */
 const USER_WORDS = /user|login|e-?mail|account|identifier/i;
@@ -31,6 +35,8 @@ export class LoginForm {
   readonly password: Locator;
   /** A visible user-name field, known as one by its autofill hint, its type or its label (an identifier-first page). */
   readonly userName: Locator;
+  /** A visible control leading to the login form ("Sign in", "Log in"), as a landing page shows. */
+  readonly signIn: Locator;
 
   /** @param page the page that may show the form */
   constructor(page: Page) {
@@ -38,13 +44,20 @@ export class LoginForm {
     this.password = page.locator('input[type=password]').filter({ visible: true }).first();
     this.userName = page.locator('input:is([autocomplete~=username i],[autocomplete~=email i],[type=email])')
       .or(page.getByRole('textbox', { name: USER_WORDS })).and(page.locator(EDITABLE)).filter({ visible: true }).first();
+    this.signIn = page.getByRole('link', { name: SIGN_IN_WORDS }).or(page.getByRole('button', { name: SIGN_IN_WORDS }))
+      .filter({ visible: true }).first();
   }
 
-  /** @returns whether the page asks to log in: for a password, or for the user name alone on a page not past the login */
+  /**
+   * @returns whether the page asks to log in: for a password, or, on a page
+   *   not past the login, for the user name alone or to choose "Sign in"
+   */
   async isShown(): Promise<boolean> {
-    if (await this.password.isVisible().catch(() => false)) return true;
-    if (!(await this.userName.isVisible().catch(() => false))) return false;
-    for (const label of PAST_LOGIN) if (await control(this.page, label).isVisible().catch(() => false)) return false;
+    if (await shows(this.password)) return true;
+    if (!(await shows(this.userName)) && !(await shows(this.signIn))) return false;
+    // A page's script may still be putting the account's controls where a "Sign in" was.
+    await loaded(this.page);
+    for (const label of PAST_LOGIN) if (await shows(control(this.page, label))) return false;
     return true;
   }
 
@@ -64,19 +77,30 @@ export class LoginForm {
   }
 
   /**
-   * Logs in and waits for the form to go away. A page asking for the user
-   * name alone gets it, and the password goes to the page that follows.
+   * Logs in and waits for the form to go away. A landing page's "Sign in" is
+   * chosen first; a page asking for the user name alone gets it, and the
+   * password goes to the page that follows.
    *
    * @param username user name
    * @param password password (set without a logged step value)
-   * @throws Error when no password field follows the user name (an unknown user), or when the form is still shown
-   *   after submitting (wrong credentials)
+   * @throws Error when "Sign in" leads to no login form (single sign-on), when no password field follows the user
+   *   name (an unknown user), or when the form is still shown after submitting (wrong credentials)
    */
   async logIn(username: string, password: string): Promise<void> {
     // A page reached by a click may show the form before its scripts have run: a script's form would lose what is typed
     // before, and its button would do nothing. Its scripts have run once the page has loaded.
     await loaded(this.page);
-    if (!(await this.password.isVisible())) {
+    if (!(await shows(this.password)) && !(await shows(this.userName))) {
+      const way = (await this.signIn.innerText()).trim();
+      await this.signIn.click();
+      await this.password.or(this.userName).first().waitFor({ state: 'visible', timeout: STEP_MS }).catch(() => {
+        throw new Error(
+          `Choosing "${way}" showed no login form (no password or user-name field): behind single sign-on, save a browser login and set SLICER_UI_STORAGE_STATE`,
+        );
+      });
+      await loaded(this.page);
+    }
+    if (!(await shows(this.password))) {
       await this.userName.fill(username);
       await this.#submit(this.userName);
       await this.password.waitFor({ state: 'visible', timeout: STEP_MS }).catch(() => {
@@ -108,4 +132,9 @@ export class LoginForm {
       throw new Error(`Logging in as "${username}" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD`);
     });
   }
+}
+
+/** Whether a locator's element is visible now, without waiting; false when the page is gone. */
+async function shows(locator: Locator): Promise<boolean> {
+  return await locator.isVisible().catch(() => false);
 }

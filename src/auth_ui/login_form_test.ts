@@ -12,17 +12,18 @@ const sandbox = await startSandbox({ testMode: true, uiVariant: 3 });
 const { SLICER_AUTH_URL: authUrl, SLICER_USERNAME: username, SLICER_PASSWORD: password } = sandbox.env;
 // Variant 2 asks for the user name alone, then for the password on the page that answers it.
 const userFirst = await startSandbox({ testMode: true, uiVariant: 2 });
+// Variant 1 shows a landing page whose "Sign in" leads to the login form.
+const landing = await startSandbox({ testMode: true, uiVariant: 1 });
+const sandboxes = [sandbox, userFirst, landing];
 let browser: Browser;
 
 before(async () => (browser = await chromium.launch(chromiumLaunchOptions())));
 beforeEach(() => {
-  sandbox.store.reset();
-  userFirst.store.reset();
+  for (const each of sandboxes) each.store.reset();
 });
 after(async () => {
   await browser.close();
-  await sandbox.close();
-  await userFirst.close();
+  for (const each of sandboxes) await each.close();
 });
 
 /**
@@ -126,8 +127,41 @@ test('a page past the login is not taken for one, whatever user fields it shows'
   for (const past of ['Tokens and sessions', 'TOKENS', 'New permanent token']) {
     assert.equal(await shown(`<button>${past}</button>${filter}`), false, `a page showing "${past}" is past the login`);
   }
+  assert.equal(await shown('<a href="#">Log in</a>'), true, 'a landing page asks to choose "Log in"');
+  assert.equal(await shown('<a href="#">Sign in</a><button>Tokens and sessions</button>'), false, 'a page past the login');
+  assert.equal(await shown('<button>Log out</button>'), false, '"Log out" is not a way in');
   assert.equal(await shown('<input type="search" aria-label="Search users">'), false, 'a search box is not a user-name field');
   assert.equal(await shown('<input type="text" autocomplete="username" readonly>'), false, 'a read-only field is not asked for');
   assert.equal(await shown('<label for="n">Name</label><input id="n" type="text">'), false, 'a field not named for a user');
+  await context.close();
+});
+
+test('a landing page\'s "Sign in" is chosen, then the login form it leads to is filled', { timeout: 60_000 }, async () => {
+  const { SLICER_AUTH_URL: url, SLICER_USERNAME: user, SLICER_PASSWORD: secret } = landing.env;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  const form = new LoginForm(page);
+  await expect(form.password).toHaveCount(0);
+  await expect(form.userName).toHaveCount(0);
+  assert.equal(await form.isShown(), true, 'a landing page with "Sign in" asks to log in');
+  await form.logIn(user, secret);
+  await expect(page.getByText(`Signed in as ${user}`)).toBeVisible();
+  assert.equal(await new LoginForm(page).isShown(), false);
+  await context.close();
+});
+
+test('a "Sign in" that leads to no login form fails naming SLICER_UI_STORAGE_STATE', { timeout: 60_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.setContent(`<button onclick="this.after('Continue with Example SSO')">Sign in</button>`);
+  await assert.rejects(new LoginForm(page).logIn('someone', 'pass-never-shown'), (error: Error) => {
+    assert.equal(
+      error.message,
+      'Choosing "Sign in" showed no login form (no password or user-name field): behind single sign-on, save a browser login and set SLICER_UI_STORAGE_STATE',
+    );
+    return true;
+  });
+  await expect(page.getByText('Continue with Example SSO')).toBeVisible();
   await context.close();
 });

@@ -15,7 +15,7 @@ import { UI_CSS, UI_JS } from './ui_assets.ts';
 import { UI_VARIANTS, type UiStyle } from './ui_variants.ts';
 import { LoginForm, NewTokenBody, validated } from './ui_forms.ts';
 import { tokensView } from './ui_tokens_view.ts';
-import { homeView, loginView, page, securityView, sessionsView } from './ui_views.ts';
+import { homeView, landingView, loginView, page, securityView, sessionsView } from './ui_views.ts';
 
 const COOKIE = 'sandbox_session';
 
@@ -53,9 +53,11 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
 
   app.get('/', (c) => {
     const session = store.session(getCookie(c, COOKIE));
-    if (!session) return c.html(page('Sign in', undefined, loginView(safeNext(c.req.query('next')), style)));
+    const next = safeNext(c.req.query('next'));
+    if (!session) return c.html(page('Sign in', undefined, style.loginStart === 'landing' ? landingView(next) : loginView(next, style)));
     return c.html(page('Account', session.username, homeView(session.username, style)));
   });
+  app.get('/login', (c) => c.html(page('Sign in', undefined, loginView(safeNext(c.req.query('next')), style))));
 
   app.post('/login', validated('form', LoginForm), (c) => {
     const { username, password, step, next: asked } = c.req.valid('form');

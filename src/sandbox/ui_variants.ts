@@ -3,8 +3,8 @@
  * suite relies only on what contract 5.3 documents. Every variant keeps the
  * documented labels and steps; everything the contract leaves open differs:
  * markup of controls, dialogs, lists, the displayed value, the confirmation,
- * the case the markup writes the labels in, the login form's wording, kind
- * and pages, and whether the service asks to log in again.
+ * the case the markup writes the labels in, the login form's wording, kind,
+ * pages and way in, and whether the service asks to log in again.
  */
 
 /** How one UI renders what the contract leaves open. */
@@ -54,6 +54,8 @@ export interface UiStyle {
    * (an identifier-first login, as many single sign-on services have).
    */
   readonly loginSteps: 'one-page' | 'user-first';
+  /** What `{auth_url}/` shows without a session: the login form, or a landing page whose "Sign in" link leads to it. */
+  readonly loginStart: 'form' | 'landing';
 }
 
 /** Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open. */
@@ -73,6 +75,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     labels: 'documented',
     loginForm: 'form',
     loginSteps: 'one-page',
+    loginStart: 'form',
   },
   {
     login: { user: 'E-mail or login', password: 'Your password', submit: 'Sign in' },
@@ -89,6 +92,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     labels: 'documented',
     loginForm: 'form',
     loginSteps: 'one-page',
+    loginStart: 'landing',
   },
   {
     login: { user: 'Login', password: 'Pass phrase', submit: 'Continue' },
@@ -105,6 +109,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     labels: 'other-case',
     loginForm: 'form',
     loginSteps: 'user-first',
+    loginStart: 'form',
   },
   {
     login: { user: 'User name', password: 'Password', submit: 'Enter' },
@@ -121,6 +126,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     labels: 'documented',
     loginForm: 'script',
     loginSteps: 'one-page',
+    loginStart: 'form',
   },
 ];
 

@@ -25,7 +25,8 @@ describe('UI variants keep the documented labels and change everything else', ()
     const pages: string[] = [];
     for (const variant of [0, 1, 2, 3] as const) {
       const { get, cookie, parts } = await session(variant);
-      const login = await (await parts.app.request(`${ORIGIN}/`)).text();
+      const start = await (await parts.app.request(`${ORIGIN}/`)).text();
+      const login = await (await parts.app.request(`${ORIGIN}/login`)).text();
       const home = await (await get('/', cookie)).text();
       const tokens = await (await get('/security/tokens', cookie)).text();
       const style = UI_VARIANTS[variant];
@@ -49,6 +50,9 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(/<form\s+method="post"\s+action="\/login">/.test(login), style.loginForm === 'form', `variant ${variant}: login kind`);
       assert.equal(login.includes('<div id="login-app"'), style.loginForm === 'script', `variant ${variant}: a script's login`);
       assert.equal(login.includes('name="step" value="user"'), style.loginSteps === 'user-first', `variant ${variant}: login steps`);
+      const landing = '<a class="button primary" href="/login?next=%2F">Sign in</a>';
+      assert.equal(start.includes(landing), style.loginStart === 'landing', `variant ${variant}: a landing page's "Sign in"`);
+      assert.equal(start === login, style.loginStart === 'form', `variant ${variant}: the login form at {auth_url}/`);
       assert.equal(tokens.includes('aria-label="Token value"'), style.value === 'labelled');
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
       assert.equal(tokens.includes('<div class="token-cards">'), style.list === 'cards');

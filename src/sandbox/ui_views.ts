@@ -85,6 +85,25 @@ export function loginView(next: string, style: UiStyle, error?: string, user?: s
 }
 
 /**
+ * What `{auth_url}/` shows without a session in a 'landing' variant: a
+ * welcome and a "Sign in" link to the login form.
+ *
+ * @param next where to go after logging in
+ * @returns the page body
+ */
+export function landingView(next: string): Html {
+  return html`
+    <main>
+      <div class="card">
+        <h1>Welcome</h1>
+        <p class="muted">Manage the tokens of your account.</p>
+        <p><a class="button primary" href="/login?next=${encodeURIComponent(next)}">Sign in</a></p>
+      </div>
+    </main>
+  `;
+}
+
+/**
  * The start page with the "Tokens and sessions" control.
  *
  * @param user signed-in user
