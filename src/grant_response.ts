@@ -12,6 +12,22 @@ import type { Grant } from './grant.ts';
 import { redact, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
 
+/** Statuses of an address that takes no token request (not found, method not allowed, gone). */
+const NOT_AN_ENDPOINT = [404, 405, 410];
+
+/**
+ * Whether a refusal says that nothing takes token requests at the address (a
+ * wrong SLICER_AUTH_URL) rather than that the request was refused: such a
+ * status without OAuth fields (a service that answers 404 for an unknown user
+ * says so in them).
+ *
+ * @param refusal the refusal's status and OAuth fields
+ * @returns true for a wrong address
+ */
+export function isMisaddressed(refusal: { status: number; error?: string | undefined; error_description?: string | undefined }): boolean {
+  return NOT_AN_ENDPOINT.includes(refusal.status) && !refusal.error && !refusal.error_description;
+}
+
 /** The OAuth `error` and `error_description` of an answer (RFC 6749 §5.2), redacted; empty when it has none. */
 export async function oauthFields(response: Response, secrets: readonly (string | Secret)[]) {
   let json: unknown;
@@ -60,9 +76,14 @@ export async function processGrantResponse(
   if (!response.ok) {
     const oauth = await oauthFields(response, secrets);
     const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+    const refusal = { status: response.status, ...oauth };
+    const hint = isMisaddressed(refusal)
+      ? "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
+        '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)'
+      : '';
     throw new TokenRequestRejectedError(
-      `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}`,
-      { status: response.status, ...oauth, response },
+      `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,
+      { ...refusal, response },
     );
   }
   const contentType = response.headers.get('content-type') ?? 'no content type';

@@ -77,6 +77,25 @@ describe('processGrantResponse', () => {
     }
   });
 
+  test('a 404, 405 or 410 without OAuth fields says that nothing takes token requests there, naming SLICER_AUTH_URL', async () => {
+    const hint = "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
+      '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)';
+    for (const [status, body] of [[404, '<h1>Not Found</h1>'], [405, ''], [410, '{"detail": "gone"}']] as const) {
+      const error = await failure(answer(body, { status }));
+      assert.ok(error instanceof TokenRequestRejectedError);
+      assert.equal(error.message, `${WHERE}: the token endpoint answered ${status}${hint}`);
+      assert.equal(error.status, status);
+    }
+    // A service that answers 404 for an unknown user says so in OAuth fields: that is a refusal, not a wrong address.
+    const user = await failure(json({ error: 'invalid_grant' }, 404));
+    assert.equal(user.message, `${WHERE}: the token endpoint answered 404 invalid_grant`);
+    const described = await failure(json({ error_description: 'no such user' }, 404));
+    assert.equal(described.message, `${WHERE}: the token endpoint answered 404 no such user`);
+    for (const status of [400, 403, 409, 429]) {
+      assert.equal((await failure(answer('', { status }))).message, `${WHERE}: the token endpoint answered ${status}`);
+    }
+  });
+
   test('a 2xx that is not JSON says whether it looks like an HTML page, with its content type', async () => {
     const cases: [BodyInit, Record<string, string>, string][] = [
       ['  <html>', { 'content-type': 'text/plain' }, 'an HTML page (content type "text/plain")'],

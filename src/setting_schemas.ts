@@ -27,6 +27,18 @@ export const httpUrl = v.pipe(
   v.transform((value) => value.replace(/\/+$/, '')),
 );
 
+/**
+ * The authorization service's base address: an {@link httpUrl} that is not
+ * already its token endpoint, to which the client appends `/oauth2/token/`.
+ */
+export const authUrl = v.pipe(
+  httpUrl,
+  v.check(
+    (value) => !/\/oauth2\/token$/i.test(value),
+    message('expected the base address of the authorization service, without /oauth2/token/ (the client appends it)'),
+  ),
+);
+
 /** A Redis URL that parses as the URL standard reads it, so the password never lands in a host or path. */
 export const redisUrl = v.pipe(
   v.string(),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as v from 'valibot';
 import { Secret } from './redact.ts';
-import { flag, httpUrl, origins, redisUrl, seconds, secret, ServiceIdSchema, text, transport } from './setting_schemas.ts';
+import { authUrl, flag, httpUrl, origins, redisUrl, seconds, secret, ServiceIdSchema, text, transport } from './setting_schemas.ts';
 
 /** The output of a schema for an input, or the message of its first refusal. */
 function outcome(schema: v.GenericSchema, input: string): unknown {
@@ -44,6 +44,24 @@ describe('setting schemas', () => {
       }],
       ['https://auth.example/?tenant=1', { refused: 'expected a base address without "?" query or "#" fragment' }],
       ['https://auth.example/#top', { refused: 'expected a base address without "?" query or "#" fragment' }],
+    ]);
+  });
+
+  test('authUrl: a base address as httpUrl takes it, not the token endpoint the client appends', () => {
+    const ENDPOINT = {
+      refused: 'expected the base address of the authorization service, without /oauth2/token/ (the client appends it)',
+    };
+    rows(authUrl, [
+      ['https://auth.example.com/', 'https://auth.example.com'],
+      ['https://sso.example/tenants/a/', 'https://sso.example/tenants/a'],
+      ['https://auth.example.com/oauth2/token/', ENDPOINT],
+      ['https://auth.example.com/sso/oauth2/token', ENDPOINT],
+      ['https://auth.example.com/OAuth2/Token//', ENDPOINT],
+      ['https://auth.example.com/oauth2/token/v2', 'https://auth.example.com/oauth2/token/v2'],
+      ['https://auth.example.com/oauth2/tokens', 'https://auth.example.com/oauth2/tokens'],
+      ['https://auth.example.com/myoauth2/token', 'https://auth.example.com/myoauth2/token'],
+      ['https://auth.example/?tenant=1', { refused: 'expected a base address without "?" query or "#" fragment' }],
+      ['auth.example.com', NOT_HTTP],
     ]);
   });
 

@@ -10,7 +10,19 @@
  */
 import * as v from 'valibot';
 import { DEFAULTS } from './defaults.ts';
-import { flag, httpUrl, message, origins, redisUrl, seconds, secret, ServiceIdSchema, text, transport } from './setting_schemas.ts';
+import {
+  authUrl,
+  flag,
+  httpUrl,
+  message,
+  origins,
+  redisUrl,
+  seconds,
+  secret,
+  ServiceIdSchema,
+  text,
+  transport,
+} from './setting_schemas.ts';
 
 /** One setting: its variable, schema and documentation, and the type of its client option. */
 export interface Setting<S extends v.GenericSchema = v.GenericSchema, O = string> {
@@ -50,7 +62,7 @@ export const SETTINGS = {
     env: 'SLICER_AUTH_URL',
     option: optionOf<string | URL>(),
     defaults: 'needed unless permanent tokens cover every scope used',
-    schema: v.optional(httpUrl),
+    schema: v.optional(authUrl),
     doc: 'Base address of the authorization service (token endpoint: {SLICER_AUTH_URL}/oauth2/token/).',
     example: 'https://auth.example.com',
   }),

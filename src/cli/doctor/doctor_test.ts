@@ -141,6 +141,20 @@ describe('slicer-auth doctor', () => {
         /fix: SLICER_AUTH_URL must be the authorization service's base address/,
       ],
       [
+        'an auth URL with a path nothing answers at',
+        () => ({ SLICER_AUTH_URL: `${h.sandbox.env.SLICER_AUTH_URL}/api`, SLICER_PREDICT_SERVICE_ID: undefined }),
+        'token request (slicer)',
+        /answered 404; nothing takes token requests there: check SLICER_AUTH_URL/,
+        /fix: correct SLICER_AUTH_URL: the authorization service's base address, to which \/oauth2\/token\/ is appended$/,
+      ],
+      [
+        'an auth URL that is the token endpoint itself',
+        () => ({ SLICER_AUTH_URL: `${h.sandbox.env.SLICER_AUTH_URL}/oauth2/token/` }),
+        'configuration',
+        /SLICER_AUTH_URL: expected the base address of the authorization service, without \/oauth2\/token\/ \(the client appends it\)/,
+        /fix: set or correct the variables listed/,
+      ],
+      [
         'plain http to a non-loopback name',
         () => ({ SLICER_AUTH_URL: 'http://auth.example.invalid' }),
         'configuration',

@@ -5,8 +5,8 @@
  */
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { ErrorCode, isAuthError } from '../../errors.ts';
-import { processGrantResponse } from '../../grant_response.ts';
+import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
+import { isMisaddressed, processGrantResponse } from '../../grant_response.ts';
 import { sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
@@ -74,10 +74,11 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
     return { grant, result };
   } catch (error) {
     if (!isAuthError(error)) throw error;
-    const oauth = (error as { error?: string }).error;
     const fixes: Partial<Record<string, string>> = {
-      [ErrorCode.TOKEN_REQUEST_REJECTED]: oauth === 'invalid_scope'
+      [ErrorCode.TOKEN_REQUEST_REJECTED]: error instanceof TokenRequestRejectedError && error.error === 'invalid_scope'
         ? `${service.id.env} is not a service this authorization service knows: correct it`
+        : error instanceof TokenRequestRejectedError && isMisaddressed(error)
+        ? "correct SLICER_AUTH_URL: the authorization service's base address, to which /oauth2/token/ is appended"
         : 'check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while (the doctor tries once)',
       [ErrorCode.TOKEN_RESPONSE_INVALID]:
         "SLICER_AUTH_URL must be the authorization service's base address: its /oauth2/token/ answered something else",
