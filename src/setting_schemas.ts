@@ -56,6 +56,11 @@ export const redisUrl = v.pipe(
 export const ServiceIdSchema = v.pipe(
   v.string(),
   v.trim(),
+  // The scope value pasted whole: the client writes `service_id=` itself.
+  v.check(
+    (value) => !/^service_id=/i.test(value),
+    message('expected the service identifier alone, without "service_id=" (the client writes the scope)'),
+  ),
   v.regex(/^[^\s=&]+$/, message('expected a service identifier without spaces, "=" or "&"')),
 );
 

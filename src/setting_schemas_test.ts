@@ -76,8 +76,10 @@ describe('setting schemas', () => {
     ]);
   });
 
-  test('a service identifier is trimmed and holds no space, "=" or "&"', () => {
+  test('a service identifier is trimmed and holds no space, "=" or "&"; the whole scope value is named as such', () => {
     rows(ServiceIdSchema, [[' slicer-7 ', 'slicer-7'], ['a b', SERVICE], ['a=b', SERVICE], ['a&b', SERVICE], ['', SERVICE]]);
+    const WHOLE = { refused: 'expected the service identifier alone, without "service_id=" (the client writes the scope)' };
+    rows(ServiceIdSchema, [[' service_id=slicer-7', WHOLE], ['SERVICE_ID=slicer-7', WHOLE], ['x_service_id=slicer-7', SERVICE]]);
   });
 
   test('a secret is kept exactly as given; text is trimmed', () => {
