@@ -74,10 +74,11 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
     return { grant, result };
   } catch (error) {
     if (!isAuthError(error)) throw error;
+    const refusal = error instanceof TokenRequestRejectedError ? error : undefined;
     const fixes: Partial<Record<string, string>> = {
-      [ErrorCode.TOKEN_REQUEST_REJECTED]: error instanceof TokenRequestRejectedError && error.error === 'invalid_scope'
+      [ErrorCode.TOKEN_REQUEST_REJECTED]: refusal?.error === 'invalid_scope'
         ? `${service.id.env} is not a service this authorization service knows: correct it`
-        : error instanceof TokenRequestRejectedError && isMisaddressed(error)
+        : refusal && isMisaddressed(refusal)
         ? "correct SLICER_AUTH_URL: the authorization service's base address, to which /oauth2/token/ is appended"
         : 'check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while (the doctor tries once)',
       [ErrorCode.TOKEN_RESPONSE_INVALID]:
