@@ -22,7 +22,7 @@ import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 import { REPORTS, STORAGE_STATE } from './paths.ts';
-import { targetKind } from './target.ts';
+import { liveAuthUrl, targetKind } from './target.ts';
 
 // This module is loaded by the runner and by every worker: both get the settings below.
 process.umask(0o077);
@@ -34,7 +34,8 @@ const live = targetKind() === 'live';
 const ext = import.meta.url.endsWith('.js') ? 'js' : 'ts';
 const browser = {
   browserName: 'chromium' as const,
-  launchOptions: chromiumLaunchOptions(),
+  // A plain-http live service gets the clipboard, which Chromium keeps from insecure origins ("Copy token value").
+  launchOptions: chromiumLaunchOptions(process.env, liveAuthUrl()),
   permissions: ['clipboard-read', 'clipboard-write'],
 };
 

@@ -68,6 +68,22 @@ export function liveConfig(sources: ReadEnvOptions = {}): Config {
 }
 
 /**
+ * The live target's authorization service, for what must know it before the
+ * global setup runs (the browser's launch options).
+ *
+ * @returns its base address; undefined for the sandbox target, or for settings that do not read (the global setup
+ *   reports them)
+ */
+export function liveAuthUrl(): string | undefined {
+  if (targetKind() !== 'live') return undefined;
+  try {
+    return liveConfig().authUrl;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The line a run prints before its first test: the target, origins only.
  *
  * @param target the target

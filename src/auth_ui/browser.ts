@@ -1,13 +1,15 @@
 /**
  * Which Chromium to drive: Playwright's own when installed, else
  * `SLICER_CHROMIUM_PATH`, else `chromium` on PATH (Debian's package). Always
- * launched with flags that keep it off the network.
+ * launched with flags that keep it off the network, and with the clipboard
+ * on a plain-http authorization service.
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import process from 'node:process';
 import { chromium, type LaunchOptions } from '@playwright/test';
 import { readToolSettings } from '../tool_settings.ts';
+import { isLoopbackHost } from '../url_policy.ts';
 
 /** Chromium flags that stop background traffic to the vendor's servers. */
 export const OFFLINE_FLAGS = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
@@ -48,12 +50,20 @@ export function chromiumPath(env: Readonly<Record<string, string | undefined>> =
 }
 
 /**
- * Launch options for Chromium, kept off the network.
+ * Launch options for Chromium, kept off the network. An authorization service
+ * on plain http to a non-loopback host (which the settings allow only with
+ * SLICER_ALLOW_INSECURE_HTTP) is treated as a secure origin: Chromium keeps
+ * the clipboard from other insecure pages, and "Copy token value" (5.3
+ * creating step 8) needs it, on the page and to read what it copied.
  *
  * @param env the environment
+ * @param authUrl the authorization service's address, whose pages the browser opens
  * @returns options for `chromium.launch` or Playwright's `launchOptions`
  */
-export function chromiumLaunchOptions(env: Readonly<Record<string, string | undefined>> = process.env): LaunchOptions {
+export function chromiumLaunchOptions(env: Readonly<Record<string, string | undefined>> = process.env, authUrl?: string): LaunchOptions {
   const executablePath = chromiumPath(env);
-  return { ...(executablePath ? { executablePath } : {}), args: OFFLINE_FLAGS };
+  const auth = authUrl === undefined ? undefined : new URL(authUrl);
+  const insecure = auth?.protocol === 'http:' && !isLoopbackHost(auth.hostname);
+  const args = insecure ? [...OFFLINE_FLAGS, `--unsafely-treat-insecure-origin-as-secure=${auth.origin}`] : OFFLINE_FLAGS;
+  return { ...(executablePath ? { executablePath } : {}), args };
 }

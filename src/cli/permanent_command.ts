@@ -104,7 +104,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
   ]);
   const progress = (step: string) => io.err(`→ ${step}`);
   progress('Starting a headless Chromium');
-  const browser = await chromium.launch(chromiumLaunchOptions());
+  const browser = await chromium.launch(chromiumLaunchOptions(io.env, authUrl));
   try {
     const context = await browser.newContext({
       ...(storageState ? { storageState } : {}),
