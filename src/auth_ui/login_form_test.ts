@@ -82,37 +82,62 @@ test('a login page with a resource that never loads is logged into once the wait
   await context.close();
 });
 
-test('a login that asks for the user name alone gets it, then the password on the page that follows', { timeout: 60_000 }, async () => {
-  const { SLICER_AUTH_URL: url, SLICER_USERNAME: user, SLICER_PASSWORD: secret } = userFirst.env;
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${url}/?next=/`);
-  const form = new LoginForm(page);
-  await expect(form.password).toHaveCount(0);
-  assert.equal(await form.isShown(), true, 'a page with a user-name field alone asks to log in');
-  await form.logIn(user, secret);
-  await expect(page.getByText(`Signed in as ${user}`)).toBeVisible();
-  assert.equal(await new LoginForm(page).isShown(), false);
-  await context.close();
-});
-
-test('a user-name page that leads to no password field fails naming SLICER_USERNAME', { timeout: 60_000 }, async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.setContent(`<form onsubmit="event.preventDefault(); this.querySelector('p').textContent = 'No such account'">
-    <label for="id">Email</label><input id="id" type="email"><button type="submit">Next</button><p></p></form>`);
-  const form = new LoginForm(page);
-  assert.equal(await form.isShown(), true);
-  await assert.rejects(form.logIn('nobody@example.com', 'pass-never-shown'), (error: Error) => {
-    assert.equal(
-      error.message,
-      'Logging in as "nobody@example.com": the service asked for the user name, then showed no password field: check SLICER_USERNAME',
-    );
-    return true;
+// Variant 2 asks for the user name alone first; variant 1 shows a landing page whose "Sign in" leads to the form.
+for (
+  const [title, sandboxOf, userField] of [
+    ['a login that asks for the user name alone gets it, then the password on the page that follows', () => userFirst, 1],
+    ['a landing page\'s "Sign in" is chosen, then the login form it leads to is filled', () => landing, 0],
+  ] as const
+) {
+  test(title, { timeout: 60_000 }, async () => {
+    const { SLICER_AUTH_URL: url, SLICER_USERNAME: user, SLICER_PASSWORD: secret } = sandboxOf().env;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${url}/`);
+    const form = new LoginForm(page);
+    await expect(form.password).toHaveCount(0);
+    await expect(form.userName).toHaveCount(userField);
+    assert.equal(await form.isShown(), true, 'the page asks to log in');
+    await form.logIn(user, secret);
+    await expect(page.getByText(`Signed in as ${user}`)).toBeVisible();
+    assert.equal(await new LoginForm(page).isShown(), false);
+    await context.close();
   });
-  await expect(page.getByText('No such account')).toBeVisible();
-  await context.close();
-});
+}
+
+// A login step whose next page never comes: an unknown user (the page says so), or single sign-on behind "Sign in".
+for (
+  const [title, content, message, shown] of [
+    [
+      'a user-name page that leads to no password field fails naming SLICER_USERNAME',
+      `<form onsubmit="event.preventDefault(); this.querySelector('p').textContent = 'No such account'">
+        <label for="id">Email</label><input id="id" type="email"><button type="submit">Next</button><p></p></form>`,
+      'Logging in as "nobody@example.com": the service asked for the user name, then showed no password field: check SLICER_USERNAME',
+      'No such account',
+    ],
+    [
+      'a "Sign in" that leads to no login form fails naming SLICER_UI_STORAGE_STATE',
+      `<button onclick="this.after('Continue with Example SSO')">Sign in</button>`,
+      'Choosing "Sign in" showed no login form (no password or user-name field): behind single sign-on, save a browser login ' +
+      'and set SLICER_UI_STORAGE_STATE',
+      'Continue with Example SSO',
+    ],
+  ] as const
+) {
+  test(title, { timeout: 60_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setContent(content);
+    const form = new LoginForm(page);
+    assert.equal(await form.isShown(), true);
+    await assert.rejects(form.logIn('nobody@example.com', 'pass-never-shown'), (error: Error) => {
+      assert.equal(error.message, message);
+      return true;
+    });
+    await expect(page.getByText(shown)).toBeVisible();
+    await context.close();
+  });
+}
 
 test('a page past the login is not taken for one, whatever user fields it shows', { timeout: 60_000 }, async () => {
   const context = await browser.newContext();
@@ -133,35 +158,5 @@ test('a page past the login is not taken for one, whatever user fields it shows'
   assert.equal(await shown('<input type="search" aria-label="Search users">'), false, 'a search box is not a user-name field');
   assert.equal(await shown('<input type="text" autocomplete="username" readonly>'), false, 'a read-only field is not asked for');
   assert.equal(await shown('<label for="n">Name</label><input id="n" type="text">'), false, 'a field not named for a user');
-  await context.close();
-});
-
-test('a landing page\'s "Sign in" is chosen, then the login form it leads to is filled', { timeout: 60_000 }, async () => {
-  const { SLICER_AUTH_URL: url, SLICER_USERNAME: user, SLICER_PASSWORD: secret } = landing.env;
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${url}/`);
-  const form = new LoginForm(page);
-  await expect(form.password).toHaveCount(0);
-  await expect(form.userName).toHaveCount(0);
-  assert.equal(await form.isShown(), true, 'a landing page with "Sign in" asks to log in');
-  await form.logIn(user, secret);
-  await expect(page.getByText(`Signed in as ${user}`)).toBeVisible();
-  assert.equal(await new LoginForm(page).isShown(), false);
-  await context.close();
-});
-
-test('a "Sign in" that leads to no login form fails naming SLICER_UI_STORAGE_STATE', { timeout: 60_000 }, async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.setContent(`<button onclick="this.after('Continue with Example SSO')">Sign in</button>`);
-  await assert.rejects(new LoginForm(page).logIn('someone', 'pass-never-shown'), (error: Error) => {
-    assert.equal(
-      error.message,
-      'Choosing "Sign in" showed no login form (no password or user-name field): behind single sign-on, save a browser login and set SLICER_UI_STORAGE_STATE',
-    );
-    return true;
-  });
-  await expect(page.getByText('Continue with Example SSO')).toBeVisible();
   await context.close();
 });
