@@ -53,8 +53,8 @@ export function chromiumPath(env: Readonly<Record<string, string | undefined>> =
  * Launch options for Chromium, kept off the network. An authorization service
  * on plain http to a non-loopback host (which the settings allow only with
  * SLICER_ALLOW_INSECURE_HTTP) is treated as a secure origin: Chromium keeps
- * the clipboard from other insecure pages, and "Copy token value" (5.3
- * creating step 8) needs it, on the page and to read what it copied.
+ * the clipboard from insecure pages, and "Copy token value" (5.3 creating
+ * step 8) needs it, on the page and to read what it copied.
  *
  * @param env the environment
  * @param authUrl the authorization service's address, whose pages the browser opens
