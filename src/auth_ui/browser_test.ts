@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import { after, beforeEach, test } from 'node:test';
 import { chromium } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
 import { runProcess } from '../testing/processes.ts';
@@ -20,6 +20,7 @@ const SECURE = '--unsafely-treat-insecure-origin-as-secure';
 
 const sandbox = await startSandbox({ testMode: true });
 const proxy = await proxyTo(sandbox.env.SLICER_AUTH_URL);
+beforeEach(() => sandbox.store.reset());
 after(async () => {
   await proxy.close();
   await sandbox.close();
