@@ -67,27 +67,22 @@ export function runSeed(): number {
   return readToolSettings().contractSeed ?? Math.floor(Math.random() * 2 ** 31);
 }
 
-/** Pieces of generated names: what "any name" must survive. */
-const NAME_PIECES = [
-  'Ünïcödé',
-  'żółć',
-  '名前',
-  'トークン',
-  '🚀',
-  '👩‍🔬',
-  '<b>bold</b>',
-  '&amp;',
-  '"quoted"',
-  "it's",
-  'a<script>x</script>',
-  'plain',
-];
+/** Pieces of generated names that are not ASCII: accented and non-Latin text, emoji (one of them joined). */
+const NON_ASCII = ['Ünïcödé', 'żółć', '名前', 'トークン', '🚀', '👩‍🔬'];
+
+/** Pieces of generated names with HTML-special characters or quotes. */
+const MARKUP = ['<b>bold</b>', '&amp;', '"quoted"', "it's", 'a<script>x</script>'];
+
+/** Any piece, a plain word among them. */
+const ANY = [...NON_ASCII, ...MARKUP, 'plain'];
 
 /**
- * Names for permanent tokens, drawn from a seed: two to four words of
- * non-ASCII text, emoji, HTML-special characters and quotes, joined by single
- * spaces. The same seed gives the same names (mulberry32: a few lines, where
- * a property-testing library would be one more dependency of the shipped suite).
+ * Names for permanent tokens, drawn from a seed: two to four words joined by
+ * single spaces, each name holding a non-ASCII word and a word with
+ * HTML-special characters or quotes, in any order (a name of plain ASCII
+ * would let a service that mangles other characters pass). The same seed
+ * gives the same names (mulberry32: a few lines, where a property-testing
+ * library would be one more dependency of the shipped suite).
  *
  * @param seed the run's seed
  * @param count how many
@@ -101,6 +96,14 @@ export function generatedNames(seed: number, count: number): string[] {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
-  return Array.from({ length: count }, () => Array.from({ length: 2 + Math.floor(next() * 3) }, () => pick(NAME_PIECES)).join(' '));
+  const pick = (items: readonly string[]) => items[Math.floor(next() * items.length)] as string;
+  return Array.from({ length: count }, () => {
+    const words = [pick(NON_ASCII), pick(MARKUP), ...Array.from({ length: Math.floor(next() * 3) }, () => pick(ANY))];
+    // Shuffled on the same draws (Fisher–Yates), so that neither kind always comes first.
+    for (let i = words.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [words[i], words[j]] = [words[j] as string, words[i] as string];
+    }
+    return words.join(' ');
+  });
 }

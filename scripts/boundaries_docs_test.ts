@@ -22,3 +22,13 @@ test('generated names are the same for the same seed, and of every kind the rows
   for (const kind of [/[^ -~]/, /\p{Extended_Pictographic}/u, /[<>&"']/, / /]) assert.match(many, kind);
   for (const name of generatedNames(9, 50)) assert.match(name, /^\S+( \S+){1,3}$/, 'two to four words, single spaces, no edge space');
 });
+
+test('every generated name holds a non-ASCII word and one with HTML-special characters or quotes, whatever the seed', () => {
+  const names = Array.from({ length: 500 }, (_, seed) => generatedNames(seed, 2)).flat();
+  for (const name of names) {
+    assert.match(name, /[^ -~]/, `"${name}" holds non-ASCII text`);
+    assert.match(name, /[<>&"']/, `"${name}" holds an HTML-special character or a quote`);
+  }
+  const firsts = new Set(names.map((name) => /^[ -~]/.test(name)));
+  assert.deepEqual(firsts, new Set([true, false]), 'either kind may come first');
+});
