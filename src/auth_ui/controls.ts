@@ -43,7 +43,17 @@ export async function markSecrets(page: Page, values: readonly string[]): Promis
  */
 export async function showsUnmarkedToken(page: Page): Promise<boolean> {
   const copy = control(page, 'Copy token value');
-  return (await copy.isVisible().catch(() => false)) && (await page.locator(`[${SECRET_ATTRIBUTE}]`).count()) === 0;
+  return (await visibleNow(copy)) && (await page.locator(`[${SECRET_ATTRIBUTE}]`).count()) === 0;
+}
+
+/**
+ * Whether a locator's element is visible now, without waiting; false when the page is gone.
+ *
+ * @param locator the element
+ * @returns true while it shows
+ */
+export async function visibleNow(locator: Locator): Promise<boolean> {
+  return await locator.isVisible().catch(() => false);
 }
 
 /**

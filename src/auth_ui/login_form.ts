@@ -8,7 +8,7 @@
  * it may be behind a landing page's "Sign in".
  */
 import type { Locator, Page } from '@playwright/test';
-import { control, loaded } from './controls.ts';
+import { control, loaded, visibleNow } from './controls.ts';
 
 /** Words a login button says, for a login without a `<form>` or submit button. */
 const SUBMIT_WORDS = /^\s*(log\s*in|login|sign\s*in|continue|next|submit|enter|ok)\b/i;
@@ -53,11 +53,11 @@ export class LoginForm {
    *   not past the login, for the user name alone or to choose "Sign in"
    */
   async isShown(): Promise<boolean> {
-    if (await shows(this.password)) return true;
-    if (!(await shows(this.userName)) && !(await shows(this.signIn))) return false;
+    if (await visibleNow(this.password)) return true;
+    if (!(await visibleNow(this.userName)) && !(await visibleNow(this.signIn))) return false;
     // A page's script may still be putting the account's controls where a "Sign in" was.
     await loaded(this.page);
-    for (const label of PAST_LOGIN) if (await shows(control(this.page, label))) return false;
+    for (const label of PAST_LOGIN) if (await visibleNow(control(this.page, label))) return false;
     return true;
   }
 
@@ -90,7 +90,7 @@ export class LoginForm {
     // A page reached by a click may show the form before its scripts have run: a script's form would lose what is typed
     // before, and its button would do nothing. Its scripts have run once the page has loaded.
     await loaded(this.page);
-    if (!(await shows(this.password)) && !(await shows(this.userName))) {
+    if (!(await visibleNow(this.password)) && !(await visibleNow(this.userName))) {
       const way = (await this.signIn.innerText()).trim();
       await this.signIn.click();
       await this.password.or(this.userName).first().waitFor({ state: 'visible', timeout: STEP_MS }).catch(() => {
@@ -100,7 +100,7 @@ export class LoginForm {
       });
       await loaded(this.page);
     }
-    if (!(await shows(this.password))) {
+    if (!(await visibleNow(this.password))) {
       await this.userName.fill(username);
       await this.#submit(this.userName);
       await this.password.waitFor({ state: 'visible', timeout: STEP_MS }).catch(() => {
@@ -132,9 +132,4 @@ export class LoginForm {
       throw new Error(`Logging in as "${username}" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD`);
     });
   }
-}
-
-/** Whether a locator's element is visible now, without waiting; false when the page is gone. */
-async function shows(locator: Locator): Promise<boolean> {
-  return await locator.isVisible().catch(() => false);
 }
