@@ -43,7 +43,8 @@ test(
   },
 );
 
-// Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes).
+// Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes);
+// variant 1 splits the list into pages of three.
 for (const uiVariant of [0, 1, 2, 3] as const) {
   test(`UI variant ${uiVariant}: entries are found by name, counted, revoked one at a time and listed`, { timeout: 120_000 }, async () => {
     const other = await startSandbox({ testMode: true, uiVariant });
@@ -56,14 +57,14 @@ for (const uiVariant of [0, 1, 2, 3] as const) {
       await tokens.open();
       const made = await tokens.create('made here', [env.SLICER_SERVICE_ID]);
       assert.equal((other.store.check(made) as { kind?: string }).kind, 'permanent', 'steps 4–8 created a live token');
-      assert.equal(await tokens.active('made here').count(), 1, 'step 8: it is listed');
-      assert.equal(await tokens.row('twin').count(), 2, 'one entry per token of that name');
-      assert.equal(await tokens.active('Name with "quotes" and \'apostrophes\'').count(), 1);
+      assert.equal(await tokens.countAll(tokens.active('made here')), 1, 'step 8: it is listed');
+      assert.equal(await tokens.countAll(tokens.row('twin')), 2, 'one entry per token of that name');
+      assert.equal(await tokens.countAll(tokens.active('Name with "quotes" and \'apostrophes\'')), 1);
       assert.equal(await tokens.showsExactly('Name with "quotes" and \'apostrophes\''), true);
-      assert.equal(await tokens.row('twi').count(), 0, 'a part of a name is not the name');
+      assert.equal(await tokens.countAll(tokens.row('twi')), 0, 'a part of a name is not the name');
 
       await tokens.revoke('twin');
-      assert.equal(await tokens.active('twin').count(), 1, 'Revoke, then OK revoked one of the two');
+      assert.equal(await tokens.countAll(tokens.active('twin')), 1, 'Revoke, then OK revoked one of the two');
       assert.equal(await tokens.isRevoked('twin'), true);
       assert.deepEqual(twins.map((value) => other.store.check(value) === 'revoked').sort(), [false, true], 'the service revoked one');
 
@@ -81,7 +82,7 @@ for (const uiVariant of [0, 1, 2, 3] as const) {
         ]);
       }
       assert.equal(await tokens.revokeAll('twin'), 1);
-      assert.equal(await tokens.active('twin').count(), 0);
+      assert.equal(await tokens.countAll(tokens.active('twin')), 0);
       await tokens.revokeAll('made here');
       await tokens.revokeAll('Name with "quotes" and \'apostrophes\'');
       // Only revoked tokens left: a list of boxes must still not pass for an empty one.
@@ -114,3 +115,38 @@ test('a list of 3000 tokens is listed whole, and one of them found, revoked and 
     await page.close();
   }
 });
+
+// A list split into pages, oldest first (UI variant 1, three to a page): what each step looks for is on another page.
+test(
+  'a list split into pages is walked: a new token on the last page, twins on two pages, every page listed',
+  { timeout: 120_000 },
+  async () => {
+    const paged = await startSandbox({ testMode: true, uiVariant: 1 });
+    const page = await context.newPage();
+    try {
+      const env = paged.env;
+      for (const name of ['older 1', 'older 2', 'twin', 'twin', 'older 3', 'older 4']) {
+        paged.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID]);
+      }
+      const tokens = new TokensPage(page, env.SLICER_AUTH_URL, { username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD });
+      await tokens.open();
+      assert.equal(await tokens.row('made here').count(), 0, 'the first page does not show what the last will');
+      await tokens.create('made here', [env.SLICER_SERVICE_ID]);
+      assert.match(page.url(), /[?&]page=3$/, 'step 8 found the new token on the last page');
+      assert.equal(await tokens.countAll(tokens.row('twin')), 2, 'one twin on page 1, one on page 2');
+      assert.equal(await tokens.seek(tokens.row('older 1')), true);
+      assert.doesNotMatch(page.url(), /page=[23]/, 'the first page is found again from the last');
+      assert.equal(await tokens.revokeAll('twin'), 2);
+      assert.equal(await tokens.countAll(tokens.active('twin')), 0);
+      assert.deepEqual(
+        (await tokens.list()).map(({ name, revoked }) => `${revoked ? 'revoked' : 'active'} ${name}`),
+        ['active older 1', 'active older 2', 'revoked twin', 'revoked twin', 'active older 3', 'active older 4', 'active made here'],
+      );
+      assert.equal(await tokens.isRevoked('older 4'), false);
+      assert.equal(await tokens.showsExactly('made here'), true);
+    } finally {
+      await page.close();
+      await paged.close();
+    }
+  },
+);

@@ -115,7 +115,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
 
     if (action === 'create') {
       const name = values.name as string;
-      if (!values['allow-duplicate'] && (await tokens.active(name).count()) > 0) {
+      if (!values['allow-duplicate'] && (await tokens.countAll(tokens.active(name))) > 0) {
         io.err(`An active permanent token is already named "${name}": choose another --name, revoke it first, or pass --allow-duplicate.`);
         return EXIT.FAILED;
       }
@@ -146,7 +146,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       : (name: string) => cleanupRevokes(name, values.run as string, now, maxAgeMs);
     // A name is found as shown, in any markup; a prefix or a run needs the whole list.
     const matches = values.name !== undefined
-      ? Array.from({ length: await tokens.active(values.name as string).count() }, () => values.name as string)
+      ? Array.from({ length: await tokens.countAll(tokens.active(values.name as string)) }, () => values.name as string)
       : (await tokens.list()).filter((t) => !t.revoked && chosen(t.name)).map((t) => t.name);
     if (matches.length === 0) {
       io.err(

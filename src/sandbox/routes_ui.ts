@@ -116,7 +116,7 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
     const tokens = store.list(user, 'permanent');
     // The 'name-mangled' violation shows every non-ASCII character of a name as "?".
     const shown = store.violates('name-mangled') ? tokens.map((t) => ({ ...t, name: t.name.replace(/[^ -~]/gu, '?') })) : tokens;
-    return c.html(page('Tokens', user, tokensView(shown, style)));
+    return c.html(page('Tokens', user, tokensView(shown, style, Number(c.req.query('page') ?? 1))));
   });
   app.get('/security/sessions', (c) => {
     const { username, id } = c.var.session;

@@ -7,14 +7,32 @@ import type { TokenRecord } from './store.ts';
 import { errorText, fieldLabel, type Html, revokeButton, says, table, topNav, when } from './ui_parts.ts';
 import type { UiStyle } from './ui_variants.ts';
 
+/** How many tokens a list split into pages shows on each (`pages: 'paged'`). */
+const PAGE_SIZE = 3;
+
 /**
  * The permanent-token list and the creation form.
  *
- * @param tokens the user's permanent tokens
+ * @param all the user's permanent tokens, newest first (those of one time in the order made)
  * @param style the UI variant
+ * @param requested the page of the list asked for (`?page=`), from 1
  * @returns the page body
  */
-export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html {
+export function tokensView(all: readonly TokenRecord[], style: UiStyle, requested = 1): Html {
+  // A paged list shows the oldest first, so a new token lands on its last page; tokens of one time in the order made.
+  const pages = style.pages === 'paged' ? Math.max(1, Math.ceil(all.length / PAGE_SIZE)) : 1;
+  const number = Math.min(Math.max(1, Math.trunc(requested) || 1), pages);
+  const tokens = style.pages === 'paged'
+    ? [...all].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE)
+    : all;
+  // No "Previous" on the first page; a disabled "Next" on the last.
+  const pager = pages === 1
+    ? ''
+    : html`<nav class="pager" aria-label="Pages">${
+      number > 1 ? html`<a href="?page=${number - 1}">‹ Previous</a>` : ''
+    } <span>Page ${number} of ${pages}</span> ${
+      number < pages ? html`<a href="?page=${number + 1}">Next ›</a>` : html`<button type="button" disabled>Next ›</button>`
+    }</nav>`;
   const status = (t: TokenRecord) =>
     t.revokedAt === undefined ? html`<span class="badge active">Active</span>` : html`<span class="badge revoked">Revoked</span>`;
   const revoke = (t: TokenRecord) =>
@@ -116,7 +134,7 @@ export function tokensView(tokens: readonly TokenRecord[], style: UiStyle): Html
     ${topNav('tokens', style)}<main>
       <div class="card">
         <div class="toolbar"><h1>Permanent tokens</h1>${newToken}</div>
-        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list()}
+        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list()} ${pager}
       </div>
       ${style.form === 'panel' ? form : ''}
     </main>

@@ -2,7 +2,7 @@
  * Alternative UIs of the sandbox (test mode), for showing that the contract
  * suite relies only on what contract 5.3 documents. Every variant keeps the
  * documented labels and steps; everything the contract leaves open differs:
- * markup of controls, dialogs, lists, the displayed value, the confirmation,
+ * markup of controls, dialogs, lists and their pages, the displayed value, the confirmation,
  * the case the markup writes the labels in, the login form's wording, kind,
  * pages and way in, and whether the service asks to log in again.
  */
@@ -25,6 +25,11 @@ export interface UiStyle {
    * plain boxes without list semantics (the name in a heading).
    */
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
+  /**
+   * The token list's pages: all tokens on one page, newest first; or three to
+   * a page, oldest first, with "‹ Previous" and "Next ›" in a `<nav>`.
+   */
+  readonly pages: 'one' | 'paged';
   /** The creation form's field labels: tied to their inputs by `for`, or only written before them. */
   readonly fieldLabels: 'for' | 'beside';
   /** The list of added scopes: each scope alone, or as a chip with a control that removes it. */
@@ -67,6 +72,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'dialog',
     value: 'labelled',
     list: 'table',
+    pages: 'one',
     scopes: 'plain',
     fieldLabels: 'for',
     confirm: 'native',
@@ -84,6 +90,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'dialog',
     value: 'sentence',
     list: 'list',
+    pages: 'paged',
     scopes: 'chips',
     fieldLabels: 'for',
     confirm: 'inline',
@@ -101,6 +108,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'panel',
     value: 'input',
     list: 'dated-table',
+    pages: 'one',
     scopes: 'plain',
     fieldLabels: 'beside',
     confirm: 'native',
@@ -118,6 +126,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'role-dialog',
     value: 'pre',
     list: 'cards',
+    pages: 'one',
     scopes: 'plain',
     fieldLabels: 'for',
     confirm: 'inline',

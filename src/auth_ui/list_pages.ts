@@ -1,0 +1,113 @@
+/**
+ * The pages of a long token list. Contract 5.3 says nothing of paging, and a
+ * list that every nightly run adds to grows past one page on many services:
+ * it is walked through the controls such lists commonly have, "Next",
+ * "Next page", "Older", "›" (and "Previous", "Newer", "‹"), each a link or a
+ * button, visible and enabled. A list without them is one page. A list that
+ * grows in place ("Load more", endless scrolling) is read as far as it shows.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { loaded } from './controls.ts';
+
+/** A control that turns to the next page. "»" alone is left out: pagers use it for the last page. */
+const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›>→]?|[›>→])\s*$/i;
+
+/** A control that turns to the previous page. "«" alone is left out: pagers use it for the first page. */
+const PREVIOUS = /^\s*(?:[‹<←]?\s*(?:(?:go to )?previous(?: page)?|prev|newer(?: tokens)?)|[‹<←])\s*$/i;
+
+/** The most pages walked in one direction: a pager that never ends is a fault, not a list. */
+const MAX_PAGES = 100;
+
+/** How long a page may take to show after its control was chosen. */
+const TURN_MS = 15_000;
+
+/**
+ * The first usable control of a kind: a link or button whose label matches, visible, not disabled.
+ *
+ * @param page the page
+ * @param label the control's label
+ * @returns the control, or undefined when the page has none
+ */
+async function pageControl(page: Page, label: RegExp): Promise<Locator | undefined> {
+  const candidates = page.getByRole('link', { name: label }).or(page.getByRole('button', { name: label }))
+    .filter({ visible: true });
+  for (const candidate of await candidates.all()) {
+    const usable = await candidate.evaluate((element) =>
+      !(element as HTMLButtonElement).disabled && element.getAttribute('aria-disabled') !== 'true'
+    ).catch(() => false);
+    if (usable) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * What a page shows: its address and its text. It is empty while no document can be read (a navigation under way).
+ *
+ * @param page the page
+ * @returns the address and text
+ */
+async function shown(page: Page): Promise<string> {
+  return await page.evaluate(() => `${location.href}\n${document.body.innerText}`).catch(() => '');
+}
+
+/**
+ * Chooses a pager control and waits until the page shows something else.
+ *
+ * @param page the page
+ * @param control the control
+ * @throws Error when nothing changed within {@link TURN_MS}
+ */
+async function turn(page: Page, control: Locator): Promise<void> {
+  const before = await shown(page);
+  const label = (await control.textContent().catch(() => null))?.trim() || (await control.getAttribute('aria-label').catch(() => null));
+  await control.click();
+  await expect.poll(async () => {
+    const now = await shown(page);
+    return now !== '' && now !== before;
+  }, { message: `choosing "${label}" in the token list shows another page`, timeout: TURN_MS }).toBe(true);
+  await loaded(page);
+}
+
+/**
+ * Turns to the next page.
+ *
+ * @param page the page
+ * @returns false on the last page
+ */
+async function nextPage(page: Page): Promise<boolean> {
+  const next = await pageControl(page, NEXT);
+  if (next) await turn(page, next);
+  return next !== undefined;
+}
+
+/**
+ * Turns back to the first page.
+ *
+ * @param page the page
+ * @throws Error after {@link MAX_PAGES} pages
+ */
+async function firstPage(page: Page): Promise<void> {
+  for (let turned = 0; turned < MAX_PAGES; turned++) {
+    const previous = await pageControl(page, PREVIOUS);
+    if (!previous) return;
+    await turn(page, previous);
+  }
+  throw new Error(`The token list still offers "Previous" after ${MAX_PAGES} pages`);
+}
+
+/**
+ * Visits every page of the list from the first, until the visit says to stop.
+ *
+ * @param page the page
+ * @param visit called on each page; true stops the walk there
+ * @returns true when a visit stopped it
+ * @throws Error after {@link MAX_PAGES} pages
+ */
+export async function everyPage(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
+  await firstPage(page);
+  for (let visited = 0; visited < MAX_PAGES; visited++) {
+    if (await visit()) return true;
+    if (!(await nextPage(page))) return false;
+  }
+  throw new Error(`The token list still offers "Next" after ${MAX_PAGES} pages`);
+}

@@ -1,0 +1,197 @@
+/**
+ * The token list of contract 5.3 as the TOKENS page shows it: a token's
+ * entries by its exact name, in a table, a list or boxes of any markup, on
+ * one page or across pages; the entries shown as revoked; the names of all.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
+import { everyPage } from './list_pages.ts';
+
+/** A listed token: its name as shown, and whether it is shown as revoked. */
+export interface ListedToken {
+  readonly name: string;
+  readonly revoked: boolean;
+}
+
+/** The token list of the page showing. */
+export class TokenList {
+  readonly page: Page;
+
+  /** @param page a browser page on the TOKENS page */
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  /**
+   * The list entries of a token, by its exact name: for each element that
+   * shows the name (as its whole text, or as its own text before other
+   * elements), the innermost element around it that holds a Revoke control or
+   * says "revoked". That is a table row, a list item or a box of any markup.
+   *
+   * @param name the token's name
+   * @returns the entries' locator
+   */
+  row(name: string): Locator {
+    const marked = (elements: Locator) => elements.filter({ has: this.#revoke() }).or(elements.filter({ hasText: REVOKED }));
+    // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
+    const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
+    // An entry is small: larger elements (the list, the page) are passed over before their marks are looked for.
+    const around = showing(this.page, name).locator(`xpath=ancestor-or-self::*[count(.//*) <= ${ENTRY_ELEMENTS}]`);
+    return marked(around.filter({ hasNot: inner }));
+  }
+
+  /**
+   * The entries of a token that are still active: those with a Revoke control.
+   * @param name the token's name
+   * @returns the entries' locator
+   */
+  active(name: string): Locator {
+    return this.row(name).filter({ has: this.#revoke() });
+  }
+
+  #revoke(): Locator {
+    return control(this.page, 'Revoke');
+  }
+
+  /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */
+  tokenRows(): Locator {
+    return this.#rows().filter({ has: this.#revoke() }).or(this.#rows().filter({ hasText: REVOKED }));
+  }
+
+  #rows(): Locator {
+    return this.page.getByRole('row').or(this.page.getByRole('listitem'));
+  }
+
+  /**
+   * The entries of a token that are shown as revoked.
+   * @param name the token's name
+   * @returns the entries' locator
+   */
+  revoked(name: string): Locator {
+    return this.row(name).filter({ hasText: REVOKED });
+  }
+
+  /**
+   * Finds entries on any page of the list: on the page showing, else on
+   * every page from the first. Leaves the page that shows them.
+   *
+   * @param entries the entries, as {@link row} or {@link active} finds them
+   * @returns whether one shows
+   */
+  async seek(entries: Locator): Promise<boolean> {
+    return (await visibleNow(entries.first())) || (await everyPage(this.page, () => visibleNow(entries.first())));
+  }
+
+  /**
+   * Waits until entries show on some page of the list, as {@link seek} finds them.
+   *
+   * @param entries the entries
+   * @param message what it means when they never show
+   */
+  async shows(entries: Locator, message: string): Promise<void> {
+    await expect.poll(() => this.seek(entries), { message, timeout: SHOW_MS }).toBe(true);
+  }
+
+  /**
+   * How many entries there are on all pages of the list together. Leaves the last page showing.
+   *
+   * @param entries the entries
+   * @returns their number
+   */
+  async countAll(entries: Locator): Promise<number> {
+    let count = 0;
+    await everyPage(this.page, async () => {
+      count += await entries.count();
+      return false;
+    });
+    return count;
+  }
+
+  /**
+   * Whether an entry shows its token as revoked, on any page of the list.
+   * @param name the token's name
+   */
+  async isRevoked(name: string): Promise<boolean> {
+    return await this.seek(this.revoked(name));
+  }
+
+  /**
+   * Whether an entry shows the name exactly as given: an element's whole text
+   * or one of its own texts, not only equal once spaces are collapsed. The
+   * entries looked at are those of the first page that shows the name.
+   * @param name the token's name
+   */
+  async showsExactly(name: string): Promise<boolean> {
+    await this.seek(this.row(name));
+    return await this.row(name).evaluateAll(
+      (entries, name) =>
+        entries.some((entry) =>
+          [entry, ...entry.querySelectorAll('*')].some((element) =>
+            element.textContent?.trim() === name ||
+            [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim() === name)
+          )
+        ),
+      name,
+    );
+  }
+
+  /**
+   * The names of all listed tokens with their state, from a table or a list,
+   * page by page. A table's name is in the column headed "Name" (the first
+   * column when none is); a list item's is its first text.
+   * @returns name and revoked flag of each entry
+   * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
+   */
+  async list(): Promise<ListedToken[]> {
+    const listed: ListedToken[] = [];
+    await everyPage(this.page, async () => {
+      listed.push(...(await this.#listHere()));
+      return false;
+    });
+    return listed;
+  }
+
+  /** @returns the tokens listed on the page showing, as {@link list} reads them */
+  async #listHere(): Promise<ListedToken[]> {
+    // One pass over the page, as a locator per row would resolve the whole list again for each row: the Revoke
+    // controls, then the rows and list items that hold one or say "revoked".
+    const revokes = await everyControl(this.page, 'Revoke').elementHandles();
+    try {
+      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked]) => {
+        const holders = new Set<Node>();
+        for (const revoke of revokes) for (let node: Node | null = revoke; node; node = node.parentNode) holders.add(node);
+        return rows.filter((row) => holders.has(row) || revoked.test(row.textContent ?? '')).map((row) => {
+          const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
+          const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
+          const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
+          const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
+          const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
+          const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
+          return { name: name?.trim() ?? '', revoked: !holders.has(row) };
+        });
+      }, [revokes, REVOKED] as const);
+      if (entries.length === 0 && (revokes.length > 0 || (await this.page.getByText(REVOKED_MARK).count()) > 0)) {
+        throw new Error(
+          'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
+            'entries cannot be told apart without their names: listing needs a table or a list; creating and revoking by name work ' +
+            'on any markup',
+        );
+      }
+      return entries;
+    } finally {
+      await Promise.all(revokes.map((handle) => handle.dispose()));
+    }
+  }
+}
+
+/** How long an entry may take to show on some page of the list (after Done, after a revocation). */
+const SHOW_MS = 15_000;
+
+/** The most elements one list entry holds: a row, an item or a box, not the list around them. */
+const ENTRY_ELEMENTS = 200;
+
+/** How an entry says its token is revoked. */
+const REVOKED = /revoked/i;
+
+/** A mark that says only that: a status badge, not help text that mentions revoking. */
+const REVOKED_MARK = /^\s*revoked\s*$/i;
