@@ -1,10 +1,13 @@
 /**
  * The suite's HTTP helper: calls the token endpoint and the services with a
  * token presented each documented way, keeping every password and token out
- * of error messages (Playwright's call logs list headers and bodies).
+ * of error messages (Playwright's call logs list headers and bodies), and
+ * waiting out a rate limit (`rate_limit.ts`).
  */
 import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { type Clock, systemClock } from '../src/clock.ts';
 import { redact } from '../src/redact.ts';
+import { RATE_LIMIT_MS, rateLimitWait } from './rate_limit.ts';
 import type { Target } from './target.ts';
 
 /** The two services of the contract. */
@@ -28,6 +31,14 @@ export interface Answer {
   readonly contentType: string;
 }
 
+/** How the API helper waits out a rate limit. */
+export interface Pacing {
+  /** The clock it waits on. */
+  readonly clock: Clock;
+  /** Told of each wait before it starts (the fixture extends the test's time limit by it and notes it). */
+  readonly onWait?: (ms: number, status: number) => void;
+}
+
 /**
  * Calls the services and the token endpoint, keeping every password and token
  * out of error messages and annotations (Playwright's call logs list request
@@ -36,15 +47,18 @@ export interface Answer {
 export class ContractApi {
   readonly #request: APIRequestContext;
   readonly #secrets = new Set<string>();
+  readonly #pacing: Pacing;
   readonly target: Target;
 
   /**
    * @param request Playwright's request context
    * @param target the service under test
+   * @param pacing the clock a rate limit is waited out on
    */
-  constructor(request: APIRequestContext, target: Target) {
+  constructor(request: APIRequestContext, target: Target, pacing: Pacing = { clock: systemClock }) {
     this.#request = request;
     this.target = target;
+    this.#pacing = pacing;
     this.#secrets.add(target.password);
   }
 
@@ -65,15 +79,35 @@ export class ContractApi {
   }
 
   /**
-   * Sends, and registers any token the answer carries before anyone can report it: a probe answered with a
-   * token (a wrong password that got one) must not put that token into an annotation, a message or a report.
+   * Sends, again after the wait a rate limit asks for, and registers any token the answer carries before anyone can
+   * report it: a probe answered with a token (a wrong password that got one) must not put that token into an
+   * annotation, a message or a report.
+   * @param where what is called, for the error when the rate limit does not pass
+   * @param send sends the request
+   * @throws Error when the answers still say to wait after {@link RATE_LIMIT_MS}
    */
-  async #answer(send: () => Promise<APIResponse>): Promise<Answer> {
+  async #answer(where: string, send: () => Promise<APIResponse>): Promise<Answer> {
+    const { clock, onWait } = this.#pacing;
     let response: APIResponse;
-    try {
-      response = await send();
-    } catch (error) {
-      throw new Error(this.redact((error as Error).message));
+    for (let attempt = 0, waited = 0;; attempt++) {
+      try {
+        response = await send();
+      } catch (error) {
+        throw new Error(this.redact((error as Error).message));
+      }
+      const wait = rateLimitWait(response.status(), response.headers()['retry-after'], attempt, clock.wallNow());
+      if (wait === undefined) break;
+      if (waited + wait > RATE_LIMIT_MS) {
+        throw new Error(
+          `${where} still answers ${response.status()} (rate limited) after ${waited / 1000} s of waiting, and asks for ` +
+            `${
+              Math.ceil(wait / 1000)
+            } s more: the check was not made. Raise the rate limit for the test account, or run fewer workers or shards at once`,
+        );
+      }
+      onWait?.(wait, response.status());
+      await clock.sleep(wait);
+      waited += wait;
     }
     const text = await response.text();
     this.#registerTokens(text);
@@ -119,13 +153,12 @@ export class ContractApi {
    * @param contentType its content type
    */
   grantBody(body: string, contentType: string): Promise<Answer> {
-    return this.#answer(() =>
+    return this.#answer('The token endpoint', () =>
       this.#request.post(`${this.target.authUrl}/oauth2/token/`, {
         data: body,
         headers: { 'content-type': contentType },
         failOnStatusCode: false,
-      })
-    );
+      }));
   }
 
   /**
@@ -153,22 +186,24 @@ export class ContractApi {
    */
   call(service: Service, presentation: Presentation): Promise<Answer> {
     const url = `${this.baseUrl(service)}/${this.target.probePath}`;
+    const where = `The ${service} service`;
     if (presentation && 'postBody' in presentation) {
       const { postBody, contentType } = presentation;
-      return this.#answer(() =>
-        this.#request.post(url, { data: postBody, headers: { 'content-type': contentType }, failOnStatusCode: false })
+      return this.#answer(
+        where,
+        () => this.#request.post(url, { data: postBody, headers: { 'content-type': contentType }, failOnStatusCode: false }),
       );
     }
     if (presentation && 'post' in presentation) {
       const body = presentation.encoding === 'multipart'
         ? { multipart: { token: presentation.post } }
         : { form: { token: presentation.post } };
-      return this.#answer(() => this.#request.post(url, { ...body, failOnStatusCode: false }));
+      return this.#answer(where, () => this.#request.post(url, { ...body, failOnStatusCode: false }));
     }
     const headers: Record<string, string> = {};
     if (presentation && 'header' in presentation) headers.authorization = `Bearer ${presentation.header}`;
     if (presentation && 'rawAuthorization' in presentation) headers.authorization = presentation.rawAuthorization;
-    return this.#answer(() => this.#request.get(url, { headers, failOnStatusCode: false }));
+    return this.#answer(where, () => this.#request.get(url, { headers, failOnStatusCode: false }));
   }
 }
 

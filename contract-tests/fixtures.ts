@@ -9,6 +9,7 @@ import { test as base } from '@playwright/test';
 import { runTokenName } from '../src/auth_ui/run_tokens.ts';
 import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken } from '../src/auth_ui/controls.ts';
 import { TokensPage } from '../src/auth_ui/tokens_page.ts';
+import { systemClock } from '../src/clock.ts';
 import { ContractApi } from './contract_api.ts';
 import { SandboxControls } from './sandbox_controls.ts';
 import { describeTarget, loadTarget, type Target } from './target.ts';
@@ -53,8 +54,13 @@ export const test = base.extend<Fixtures, { target: Target }>({
     },
     { auto: true },
   ],
-  api: async ({ request, target }, use) => {
-    await use(new ContractApi(request, target));
+  api: async ({ request, target }, use, testInfo) => {
+    // A rate limit's wait is not the test's time: its time limit (if any) grows by it, and the report notes it.
+    const onWait = (ms: number, status: number) => {
+      if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms);
+      testInfo.annotations.push({ type: 'rate limited', description: `answered ${status}: waited ${ms / 1000} s, as asked` });
+    };
+    await use(new ContractApi(request, target, { clock: systemClock, onWait }));
   },
   controls: async ({ request, target }, use) => {
     await use(target.controlsUrl ? new SandboxControls(request, target.controlsUrl) : undefined);

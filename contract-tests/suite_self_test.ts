@@ -113,6 +113,21 @@ describe('strictness probes never fail a run (unless SLICER_CONTRACT_STRICT=1)',
   }
 });
 
+// The contract says nothing of rate limits; a staging gateway may have one. Its answers are waited out as they ask, not
+// taken for a refusal (a pass not earned) or for a missing token (a clause failed).
+test('a rate-limited token endpoint (429, Retry-After: 1) is waited out, and the API clauses pass', async () => {
+  const service = await startSandbox({ testMode: true });
+  try {
+    service.store.addFault({ status: 429, body: '{"error":"too_many_requests"}', headers: { 'retry-after': '1' }, times: 8 });
+    const result = await runSuite([...API, '--retries=0'], { live: service.env });
+    assert.equal(result.exitCode, 0, result.messages);
+    assert.equal(service.store.takeFault(), undefined, 'every 429 was answered');
+    assert.match(result.report, /answered 429: waited 1 s, as asked/);
+  } finally {
+    await service.close();
+  }
+});
+
 describe('against a separately started service, as a live target, on every UI variant', { concurrency: 1 }, () => {
   for (const uiVariant of VARIANTS) {
     test(`UI variant ${uiVariant}: everything passes, nothing is left behind, no secret in any report`, async () => {

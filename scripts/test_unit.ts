@@ -1,19 +1,20 @@
 /**
- * Runs every `*_test.ts` under `src/` and `scripts/` with node's test runner (through tsx),
+ * Runs every `*_test.ts` under `src/`, `scripts/` and `contract-tests/` with node's test runner (through tsx),
  * listing the files explicitly: `tsx --test <dir>` finds none on Node 20 and
- * still exits 0. Fails when no test ran.
+ * still exits 0. The contract suite's own runs (`contract-tests/suite_*_test.ts`) are
+ * `npm run test:contract-self`. Fails when no test ran.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 
-const files = ['src', 'scripts']
+const files = ['src', 'scripts', 'contract-tests']
   .flatMap((dir) => (readdirSync(dir, { recursive: true }) as string[]).map((file) => join(dir, file)))
-  .filter((file) => file.endsWith('_test.ts'))
+  .filter((file) => file.endsWith('_test.ts') && !file.startsWith(join('contract-tests', 'suite_')))
   .sort();
 if (files.length === 0) {
-  console.error('No *_test.ts files found under src/ or scripts/');
+  console.error('No *_test.ts files found under src/, scripts/ or contract-tests/');
   process.exit(1);
 }
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...process.argv.slice(2), ...files], {
