@@ -14,7 +14,7 @@ import { type Session, SESSION_MAX_MS, type Store } from './store.ts';
 import { UI_CSS, UI_JS } from './ui_assets.ts';
 import { UI_VARIANTS, type UiStyle } from './ui_variants.ts';
 import { LoginForm, NewTokenBody, validated } from './ui_forms.ts';
-import { tokensView } from './ui_tokens_view.ts';
+import { tokenFormView, tokensView } from './ui_tokens_view.ts';
 import { homeView, landingView, loginView, page, securityView, sessionsView } from './ui_views.ts';
 
 const COOKIE = 'sandbox_session';
@@ -118,6 +118,14 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
     const shown = store.violates('name-mangled') ? tokens.map((t) => ({ ...t, name: t.name.replace(/[^ -~]/gu, '?') })) : tokens;
     return c.html(page('Tokens', user, tokensView(shown, style, Number(c.req.query('page') ?? 1))));
   });
+  // The creation form's own page, on a variant that has one.
+  app.get(
+    '/security/tokens/new',
+    (c) =>
+      style.form === 'page'
+        ? c.html(page('New permanent token', c.var.session.username, tokenFormView(style)))
+        : c.redirect('/security/tokens'),
+  );
   app.get('/security/sessions', (c) => {
     const { username, id } = c.var.session;
     return c.html(page('Sessions', username, sessionsView(store.sessionsOf(username), id, store.list(username, 'temporary'), style)));

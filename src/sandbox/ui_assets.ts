@@ -55,8 +55,9 @@ nav.top form { margin: 8px 0; }
 
 /**
  * `/static/ui.js`: the creation form, copy to clipboard and the revoke
- * confirmation, for every UI variant (a `<dialog>` or a hidden element; a
- * value element or input; `confirm()` or the in-page confirmation).
+ * confirmation, for every UI variant (a `<dialog>`, a hidden element or a
+ * page of its own; a value element or input; `confirm()` or the in-page
+ * confirmation).
  */
 export const UI_JS = `
 const json = (url, body) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
@@ -65,6 +66,9 @@ const show = (element) => (element.showModal ? element.showModal() : (element.hi
 const hide = (element) => (element.close ? element.close() : (element.hidden = true));
 const dialog = $('new-token-dialog');
 if (dialog) {
+  // A form on a page of its own is left for the list; one on the list's page is closed (Done: the list reloaded).
+  const own = dialog.dataset.page !== undefined;
+  const toList = () => location.assign('/security/tokens');
   let scopes = [];
   let value = '';
   let copied = '';
@@ -94,7 +98,7 @@ if (dialog) {
     render();
     return true;
   };
-  $('new-token').addEventListener('click', (event) => {
+  $('new-token')?.addEventListener('click', (event) => {
     event.preventDefault();
     scopes = []; value = ''; render(); error.textContent = '';
     $('token-name').value = ''; $('token-scope').value = '';
@@ -103,7 +107,7 @@ if (dialog) {
     $('token-name').focus();
   });
   $('add-scope').addEventListener('click', addScope);
-  $('token-cancel').addEventListener('click', () => hide(dialog));
+  $('token-cancel').addEventListener('click', () => (own ? toList() : hide(dialog)));
   $('token-create').addEventListener('click', async () => {
     if ($('token-scope').value.trim() && !addScope()) return;
     const response = await json('/security/tokens', { name: $('token-name').value, scopes });
@@ -119,7 +123,7 @@ if (dialog) {
     await navigator.clipboard.writeText(copied);
     $('copy-status').textContent = 'Copied to the clipboard.';
   });
-  $('token-done').addEventListener('click', () => { hide(dialog); location.reload(); });
+  $('token-done').addEventListener('click', () => { if (own) toList(); else { hide(dialog); location.reload(); } });
 }
 const panel = $('confirm-panel');
 const ask = (text) => {

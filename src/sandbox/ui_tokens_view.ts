@@ -74,9 +74,47 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, requeste
         )
       }</div>`,
   }[style.list];
-  const newToken = style.entry === 'button'
+  // On a form of its own page, a plain link to it; otherwise the script opens the form.
+  const newToken = style.form === 'page'
+    ? html`<a class="button primary" href="/security/tokens/new">${says(style, 'New permanent token')}</a>`
+    : style.entry === 'button'
     ? html`<button class="primary" type="button" id="new-token">${says(style, 'New permanent token')}</button>`
     : html`<a class="button primary" href="#new" id="new-token">${says(style, 'New permanent token')}</a>`;
+  const form = style.form === 'page' ? '' : creationForm(style);
+  const confirmPanel = style.confirm === 'inline'
+    ? html`
+      <div class="card overlay" id="confirm-panel" role="alertdialog" aria-labelledby="confirm-text" hidden>
+        <p id="confirm-text"></p>
+        <div
+          class="actions"><button type="button" id="confirm-cancel">${says(
+            style,
+            'Cancel',
+          )}</button><button class="danger" type="button" id="confirm-ok">${says(style, 'OK')}</button></div>
+      </div>
+    `
+    : '';
+  return html`
+    ${topNav('tokens', style)}<main>
+      <div class="card">
+        <div class="toolbar"><h1>Permanent tokens</h1>${newToken}</div>
+        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list()} ${pager}
+      </div>
+      ${style.form === 'panel' ? form : ''}
+    </main>
+    ${style.form === 'panel' ? '' : form}
+    ${confirmPanel}
+  `;
+}
+
+/**
+ * The creation form (steps 5–8), as the variant shows it: a `<dialog>`, a
+ * `role=dialog` element or a panel, hidden until "New permanent token"; or
+ * the content of a page of its own, shown at once.
+ *
+ * @param style the UI variant
+ * @returns the form
+ */
+function creationForm(style: UiStyle): Html {
   const value = {
     labelled: html`<code class="value" id="token-value" aria-label="Token value"></code>`,
     // The script writes the value after this text, in the same text node.
@@ -112,33 +150,21 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, requeste
       )}</button><button class="primary" type="button" id="token-done">${says(style, 'Done')}</button></div>
     </div>
   `;
-  const form = {
+  return {
     dialog: html`<dialog id="new-token-dialog" aria-labelledby="new-token-title">${inner}</dialog>`,
     'role-dialog':
       html`<div class="card overlay" id="new-token-dialog" role="dialog" aria-modal="true" aria-labelledby="new-token-title" hidden>${inner}</div>`,
     panel: html`<section class="card" id="new-token-dialog" hidden>${inner}</section>`,
+    page: html`<section class="card" id="new-token-dialog" data-page>${inner}</section>`,
   }[style.form];
-  const confirmPanel = style.confirm === 'inline'
-    ? html`
-      <div class="card overlay" id="confirm-panel" role="alertdialog" aria-labelledby="confirm-text" hidden>
-        <p id="confirm-text"></p>
-        <div
-          class="actions"><button type="button" id="confirm-cancel">${says(
-            style,
-            'Cancel',
-          )}</button><button class="danger" type="button" id="confirm-ok">${says(style, 'OK')}</button></div>
-      </div>
-    `
-    : '';
-  return html`
-    ${topNav('tokens', style)}<main>
-      <div class="card">
-        <div class="toolbar"><h1>Permanent tokens</h1>${newToken}</div>
-        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list()} ${pager}
-      </div>
-      ${style.form === 'panel' ? form : ''}
-    </main>
-    ${style.form === 'panel' ? '' : form}
-    ${confirmPanel}
-  `;
+}
+
+/**
+ * The creation form's own page (`form: 'page'`, at `/security/tokens/new`).
+ *
+ * @param style the UI variant
+ * @returns the page body
+ */
+export function tokenFormView(style: UiStyle): Html {
+  return html`${topNav('tokens', style)}<main>${creationForm(style)}</main>`;
 }

@@ -15,8 +15,12 @@ export interface UiStyle {
   readonly entry: 'button' | 'link';
   /** The top navigation: links in `<nav>`, buttons in `<nav>`, ARIA tabs without `<nav>`, or an ARIA menu bar without `<nav>`. */
   readonly nav: 'links' | 'buttons' | 'tabs' | 'menu';
-  /** The creation form: a `<dialog>`, a `role=dialog` element, or an in-page panel. */
-  readonly form: 'dialog' | 'role-dialog' | 'panel';
+  /**
+   * The creation form: a `<dialog>`, a `role=dialog` element, an in-page
+   * panel, or a page of its own that "New permanent token" links to, and
+   * that Done and Cancel leave for the list.
+   */
+  readonly form: 'dialog' | 'role-dialog' | 'panel' | 'page';
   /** The created value: a labelled `<code>`, a read-only input, a `<pre>`, or in a sentence (`Your token: <value>`, one text). */
   readonly value: 'labelled' | 'input' | 'pre' | 'sentence';
   /**
@@ -87,7 +91,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     login: { user: 'E-mail or login', password: 'Your password', submit: 'Sign in' },
     entry: 'link',
     nav: 'buttons',
-    form: 'dialog',
+    form: 'page',
     value: 'sentence',
     list: 'list',
     pages: 'paged',

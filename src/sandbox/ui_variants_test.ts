@@ -28,9 +28,15 @@ describe('UI variants keep the documented labels and change everything else', ()
       const start = await (await parts.app.request(`${ORIGIN}/`)).text();
       const login = await (await parts.app.request(`${ORIGIN}/login`)).text();
       const home = await (await get('/', cookie)).text();
-      const tokens = await (await get('/security/tokens', cookie)).text();
+      const list = await (await get('/security/tokens', cookie)).text();
+      const formPage = await get('/security/tokens/new', cookie);
+      // The TOKENS page, and the creation form's own page on a variant that has one.
+      const tokens = list + await formPage.text();
       const style = UI_VARIANTS[variant];
       assert.ok(style);
+      assert.equal(formPage.status, style.form === 'page' ? 200 : 302, `variant ${variant}: the creation form's own page`);
+      assert.equal(list.includes('href="/security/tokens/new"'), style.form === 'page');
+      assert.equal(list.includes('id="new-token-dialog"'), style.form !== 'page');
       const labels = style.labels === 'documented'
         ? ['>TOKENS<', '>New permanent token<', '>Name<', '>Scope<', '>Add<', '>Create<', '>Copy token value<', '>Done<', '>Revoke<']
         : [
