@@ -144,7 +144,7 @@ export class TokensPage extends TokenList {
    */
   async revoke(name: string, confirm = true): Promise<void> {
     const active = this.active(name);
-    await this.seek(active);
+    await this.shows(active, `revoking: an active token named "${name}" is listed`);
     const before = await active.count();
     let native = false;
     const answer = (dialog: { accept(): Promise<void>; dismiss(): Promise<void> }) => {

@@ -138,6 +138,7 @@ test(
       assert.doesNotMatch(page.url(), /page=[23]/, 'the first page is found again from the last');
       assert.equal(await tokens.revokeAll('twin'), 2);
       assert.equal(await tokens.countAll(tokens.active('twin')), 0);
+      await assert.rejects(tokens.revoke('twin'), /revoking: an active token named "twin" is listed/);
       assert.deepEqual(
         (await tokens.list()).map(({ name, revoked }) => `${revoked ? 'revoked' : 'active'} ${name}`),
         ['active older 1', 'active older 2', 'revoked twin', 'revoked twin', 'active older 3', 'active older 4', 'active made here'],
