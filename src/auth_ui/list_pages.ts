@@ -2,9 +2,10 @@
  * The pages of a long token list. Contract 5.3 says nothing of paging, and a
  * list that every nightly run adds to grows past one page on many services:
  * it is walked through the controls such lists commonly have, "Next",
- * "Next page", "Older", "›" (and "Previous", "Newer", "‹"), each a link or a
- * button, visible and enabled. A list without them is one page. A list that
- * grows in place ("Load more", endless scrolling) is read as far as it shows.
+ * "Next page", "Older", "›" (and "Previous", "Newer", "‹"), and each page
+ * shown whole through "Load more", "Show more" or "Show all"; each control a
+ * link or a button, visible and enabled. A list without them is one page. A
+ * list that grows only as it is scrolled is read as far as it shows.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
@@ -15,7 +16,10 @@ const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›>→]
 /** A control that turns to the previous page. "«" alone is left out: pagers use it for the first page. */
 const PREVIOUS = /^\s*(?:[‹<←]?\s*(?:(?:go to )?previous(?: page)?|prev|newer(?: tokens)?)|[‹<←])\s*$/i;
 
-/** The most pages walked in one direction: a pager that never ends is a fault, not a list. */
+/** A control that shows more of the list in place. */
+const MORE = /^\s*(?:load|show) (?:more|all)(?: tokens)?\s*$/i;
+
+/** The most pages walked in one direction, or loads of more: a pager that never ends is a fault, not a list. */
 const MAX_PAGES = 100;
 
 /** How long a page may take to show after its control was chosen. */
@@ -51,7 +55,7 @@ async function shown(page: Page): Promise<string> {
 }
 
 /**
- * Chooses a pager control and waits until the page shows something else.
+ * Chooses a pager control and waits until the page shows something else: another page, or more of this one.
  *
  * @param page the page
  * @param control the control
@@ -64,7 +68,7 @@ async function turn(page: Page, control: Locator): Promise<void> {
   await expect.poll(async () => {
     const now = await shown(page);
     return now !== '' && now !== before;
-  }, { message: `choosing "${label}" in the token list shows another page`, timeout: TURN_MS }).toBe(true);
+  }, { message: `choosing "${label}" in the token list changes what it shows`, timeout: TURN_MS }).toBe(true);
   await loaded(page);
 }
 
@@ -81,22 +85,24 @@ async function nextPage(page: Page): Promise<boolean> {
 }
 
 /**
- * Turns back to the first page.
+ * Chooses a control as long as one shows: "Previous" back to the first page, "Load more" until the page is whole.
  *
  * @param page the page
- * @throws Error after {@link MAX_PAGES} pages
+ * @param label the control's label
+ * @param shown the control as the error names it
+ * @throws Error after {@link MAX_PAGES} choices
  */
-async function firstPage(page: Page): Promise<void> {
-  for (let turned = 0; turned < MAX_PAGES; turned++) {
-    const previous = await pageControl(page, PREVIOUS);
-    if (!previous) return;
-    await turn(page, previous);
+async function chooseWhileShown(page: Page, label: RegExp, shown: string): Promise<void> {
+  for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
+    const control = await pageControl(page, label);
+    if (!control) return;
+    await turn(page, control);
   }
-  throw new Error(`The token list still offers "Previous" after ${MAX_PAGES} pages`);
+  throw new Error(`The token list still offers "${shown}" after ${MAX_PAGES} times`);
 }
 
 /**
- * Visits every page of the list from the first, until the visit says to stop.
+ * Visits every page of the list from the first, each shown whole, until the visit says to stop.
  *
  * @param page the page
  * @param visit called on each page; true stops the walk there
@@ -104,8 +110,9 @@ async function firstPage(page: Page): Promise<void> {
  * @throws Error after {@link MAX_PAGES} pages
  */
 export async function everyPage(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
-  await firstPage(page);
+  await chooseWhileShown(page, PREVIOUS, 'Previous');
   for (let visited = 0; visited < MAX_PAGES; visited++) {
+    await chooseWhileShown(page, MORE, 'Load more');
     if (await visit()) return true;
     if (!(await nextPage(page))) return false;
   }

@@ -3,7 +3,8 @@
  * entries by its exact name, in a table, a list or boxes of any markup, on
  * one page or across pages; the entries shown as revoked; the names of all.
  */
-import { expect, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { systemClock } from '../clock.ts';
 import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
 import { everyPage } from './list_pages.ts';
 
@@ -89,7 +90,34 @@ export class TokenList {
    * @param message what it means when they never show
    */
   async shows(entries: Locator, message: string): Promise<void> {
-    await expect.poll(() => this.seek(entries), { message, timeout: SHOW_MS }).toBe(true);
+    await this.#eventually(() => this.seek(entries), message);
+  }
+
+  /**
+   * Waits until entries number so many on all pages of the list together, as {@link countAll} counts them.
+   *
+   * @param entries the entries
+   * @param count how many
+   * @param message what it means when they never do
+   */
+  async counts(entries: Locator, count: number, message: string): Promise<void> {
+    await this.#eventually(async () => (await this.countAll(entries)) === count, message);
+  }
+
+  /**
+   * Checks until a check holds, for up to {@link SHOW_MS}. Each check runs to its end before the next decision: a
+   * walk through the pages never goes on behind the caller's back.
+   *
+   * @param check the check
+   * @param message what it means when it never holds
+   * @throws Error naming the message when the time is up
+   */
+  async #eventually(check: () => Promise<boolean>, message: string): Promise<void> {
+    const end = systemClock.now() + SHOW_MS;
+    while (!(await check())) {
+      if (systemClock.now() >= end) throw new Error(`${message}: still not so after ${SHOW_MS / 1000} s`);
+      await systemClock.sleep(CHECK_EVERY_MS);
+    }
   }
 
   /**
@@ -186,6 +214,9 @@ export class TokenList {
 
 /** How long an entry may take to show on some page of the list (after Done, after a revocation). */
 const SHOW_MS = 15_000;
+
+/** The pause between two checks of the list. */
+const CHECK_EVERY_MS = 250;
 
 /** The most elements one list entry holds: a row, an item or a box, not the list around them. */
 const ENTRY_ELEMENTS = 200;

@@ -138,14 +138,16 @@ export class TokensPage extends TokenList {
   /**
    * Revoking, steps 2–3: chooses "Revoke" on an active entry and answers the
    * confirmation, native (`confirm()`) or in-page (OK / Cancel), on the page
-   * of the list that shows the entry.
+   * of the list that shows the entry. Confirmed, the list (all of its pages)
+   * then shows one active entry of that name fewer, and one shown as revoked.
    * @param name the token's name (with several active tokens of that name, the first)
    * @param confirm OK (true) or Cancel (false)
    */
   async revoke(name: string, confirm = true): Promise<void> {
     const active = this.active(name);
     await this.shows(active, `revoking: an active token named "${name}" is listed`);
-    const before = await active.count();
+    const before = await this.countAll(active);
+    await this.seek(active);
     let native = false;
     const answer = (dialog: { accept(): Promise<void>; dismiss(): Promise<void> }) => {
       native = true;
@@ -160,7 +162,7 @@ export class TokensPage extends TokenList {
       this.page.off('dialog', answer);
     }
     if (confirm) {
-      await expect(active).toHaveCount(before - 1);
+      await this.counts(active, before - 1, 'step 3: one active entry fewer');
       await this.shows(this.revoked(name), 'step 3: shown as revoked');
     }
   }

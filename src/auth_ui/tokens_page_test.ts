@@ -116,38 +116,41 @@ test('a list of 3000 tokens is listed whole, and one of them found, revoked and 
   }
 });
 
-// A list split into pages, oldest first (UI variant 1, three to a page): what each step looks for is on another page.
-test(
-  'a list split into pages is walked: a new token on the last page, twins on two pages, every page listed',
-  { timeout: 120_000 },
-  async () => {
-    const paged = await startSandbox({ testMode: true, uiVariant: 1 });
-    const page = await context.newPage();
-    try {
-      const env = paged.env;
-      for (const name of ['older 1', 'older 2', 'twin', 'twin', 'older 3', 'older 4']) {
-        paged.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID]);
+// A list in parts, oldest first, three at a time: pages (UI variant 1) or "Load more" (UI variant 2). What each step
+// looks for is in another part.
+for (const [uiVariant, parts] of [[1, 'pages'], [2, '"Load more"']] as const) {
+  test(
+    `a list in parts (${parts}) is read whole: a new token in the last part, twins in two, every part listed`,
+    { timeout: 120_000 },
+    async () => {
+      const parted = await startSandbox({ testMode: true, uiVariant });
+      const page = await context.newPage();
+      try {
+        const env = parted.env;
+        for (const name of ['older 1', 'older 2', 'twin', 'twin', 'older 3', 'older 4']) {
+          parted.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID]);
+        }
+        const tokens = new TokensPage(page, env.SLICER_AUTH_URL, { username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD });
+        await tokens.open();
+        assert.equal(await tokens.row('made here').count(), 0, 'the first part does not show what the last will');
+        await tokens.create('made here', [env.SLICER_SERVICE_ID]);
+        if (uiVariant === 1) assert.match(page.url(), /[?&]page=3$/, 'step 8 found the new token on the last page');
+        assert.equal(await tokens.countAll(tokens.row('twin')), 2, 'one twin in the first part, one in the second');
+        assert.equal(await tokens.seek(tokens.row('older 1')), true);
+        if (uiVariant === 1) assert.doesNotMatch(page.url(), /page=[23]/, 'the first page is found again from the last');
+        assert.equal(await tokens.revokeAll('twin'), 2);
+        assert.equal(await tokens.countAll(tokens.active('twin')), 0);
+        await assert.rejects(tokens.revoke('twin'), /revoking: an active token named "twin" is listed/);
+        assert.deepEqual(
+          (await tokens.list()).map(({ name, revoked }) => `${revoked ? 'revoked' : 'active'} ${name}`),
+          ['active older 1', 'active older 2', 'revoked twin', 'revoked twin', 'active older 3', 'active older 4', 'active made here'],
+        );
+        assert.equal(await tokens.isRevoked('older 4'), false);
+        assert.equal(await tokens.showsExactly('made here'), true);
+      } finally {
+        await page.close();
+        await parted.close();
       }
-      const tokens = new TokensPage(page, env.SLICER_AUTH_URL, { username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD });
-      await tokens.open();
-      assert.equal(await tokens.row('made here').count(), 0, 'the first page does not show what the last will');
-      await tokens.create('made here', [env.SLICER_SERVICE_ID]);
-      assert.match(page.url(), /[?&]page=3$/, 'step 8 found the new token on the last page');
-      assert.equal(await tokens.countAll(tokens.row('twin')), 2, 'one twin on page 1, one on page 2');
-      assert.equal(await tokens.seek(tokens.row('older 1')), true);
-      assert.doesNotMatch(page.url(), /page=[23]/, 'the first page is found again from the last');
-      assert.equal(await tokens.revokeAll('twin'), 2);
-      assert.equal(await tokens.countAll(tokens.active('twin')), 0);
-      await assert.rejects(tokens.revoke('twin'), /revoking: an active token named "twin" is listed/);
-      assert.deepEqual(
-        (await tokens.list()).map(({ name, revoked }) => `${revoked ? 'revoked' : 'active'} ${name}`),
-        ['active older 1', 'active older 2', 'revoked twin', 'revoked twin', 'active older 3', 'active older 4', 'active made here'],
-      );
-      assert.equal(await tokens.isRevoked('older 4'), false);
-      assert.equal(await tokens.showsExactly('made here'), true);
-    } finally {
-      await page.close();
-      await paged.close();
-    }
-  },
-);
+    },
+  );
+}

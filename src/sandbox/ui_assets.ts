@@ -165,11 +165,21 @@ if (loginApp) {
   $('login-submit').addEventListener('click', submit);
   loginApp.addEventListener('keydown', (event) => { if (event.key === 'Enter') submit(); });
 }
-for (const button of document.querySelectorAll('button[data-revoke]')) {
-  button.addEventListener('click', async () => {
-    if (!(await ask(button.dataset.confirm))) return;
-    const response = await json(button.dataset.revoke);
-    if (response.ok) location.reload();
-  });
-}
+// Revoke buttons, those that "Load more" adds included.
+document.addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-revoke]');
+  if (!button) return;
+  if (!(await ask(button.dataset.confirm))) return;
+  const response = await json(button.dataset.revoke);
+  if (response.ok) location.reload();
+});
+// "Load more": the next part's entries are added to the list, and the button then loads the part after it, if any.
+const more = document.querySelector('button[data-more]');
+more?.addEventListener('click', async () => {
+  const next = new DOMParser().parseFromString(await (await fetch(more.dataset.more)).text(), 'text/html');
+  const entries = (doc) => doc.querySelector('.token-list, .token-cards, table[aria-label="Permanent tokens"] tbody');
+  entries(document).append(...entries(next).children);
+  const after = next.querySelector('button[data-more]');
+  if (after) more.dataset.more = after.dataset.more; else more.remove();
+});
 `;

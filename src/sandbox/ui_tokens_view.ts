@@ -7,7 +7,7 @@ import type { TokenRecord } from './store.ts';
 import { errorText, fieldLabel, type Html, revokeButton, says, table, topNav, when } from './ui_parts.ts';
 import type { UiStyle } from './ui_variants.ts';
 
-/** How many tokens a list split into pages shows on each (`pages: 'paged'`). */
+/** How many tokens a list split into pages shows on each, or loads at a time (`pages: 'paged' | 'more'`). */
 const PAGE_SIZE = 3;
 
 /**
@@ -19,15 +19,16 @@ const PAGE_SIZE = 3;
  * @returns the page body
  */
 export function tokensView(all: readonly TokenRecord[], style: UiStyle, requested = 1): Html {
-  // A paged list shows the oldest first, so a new token lands on its last page; tokens of one time in the order made.
-  const pages = style.pages === 'paged' ? Math.max(1, Math.ceil(all.length / PAGE_SIZE)) : 1;
+  // A list in parts shows the oldest first, so a new token lands in its last part; tokens of one time in the order made.
+  const parted = style.pages !== 'one';
+  const pages = parted ? Math.max(1, Math.ceil(all.length / PAGE_SIZE)) : 1;
   const number = Math.min(Math.max(1, Math.trunc(requested) || 1), pages);
-  const tokens = style.pages === 'paged'
-    ? [...all].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE)
-    : all;
-  // No "Previous" on the first page; a disabled "Next" on the last.
+  const tokens = parted ? [...all].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE) : all;
+  // Pages: no "Previous" on the first, a disabled "Next" on the last. Load more: the script adds the next part's entries.
   const pager = pages === 1
     ? ''
+    : style.pages === 'more'
+    ? number < pages ? html`<button type="button" data-more="?page=${number + 1}">Load more</button>` : ''
     : html`<nav class="pager" aria-label="Pages">${
       number > 1 ? html`<a href="?page=${number - 1}">‹ Previous</a>` : ''
     } <span>Page ${number} of ${pages}</span> ${

@@ -31,9 +31,10 @@ export interface UiStyle {
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
   /**
    * The token list's pages: all tokens on one page, newest first; or three to
-   * a page, oldest first, with "‹ Previous" and "Next ›" in a `<nav>`.
+   * a page, oldest first, with "‹ Previous" and "Next ›" in a `<nav>`; or the
+   * oldest three first, and a "Load more" button that adds the next three.
    */
-  readonly pages: 'one' | 'paged';
+  readonly pages: 'one' | 'paged' | 'more';
   /** The creation form's field labels: tied to their inputs by `for`, or only written before them. */
   readonly fieldLabels: 'for' | 'beside';
   /** The list of added scopes: each scope alone, or as a chip with a control that removes it. */
@@ -112,7 +113,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'panel',
     value: 'input',
     list: 'dated-table',
-    pages: 'one',
+    pages: 'more',
     scopes: 'plain',
     fieldLabels: 'beside',
     confirm: 'native',
