@@ -147,8 +147,11 @@ export async function loaded(page: Page): Promise<void> {
   await page.waitForLoadState('load', { timeout: LOAD_MS }).catch(() => undefined);
 }
 
-/** How long one click may take to become possible, and then to show its effect, before it is tried again. */
-const CLICK_TRY_MS = 1_000;
+/** How long one click may take to become possible: finding a control in a list of thousands takes seconds on a loaded machine. */
+const CLICK_MS = 5_000;
+
+/** How long a click's effect may take to show before the control is clicked again. */
+const EFFECT_MS = 1_000;
 
 /** How long a control may take to open what it opens, over every try (a slow UI, a loaded machine). */
 const OPEN_MS = 15_000;
@@ -165,7 +168,7 @@ const OPEN_MS = 15_000;
  */
 export async function clickUntil(target: Locator, opened: () => Promise<boolean>, message: string): Promise<void> {
   await expect(async () => {
-    if (!(await opened())) await target.click({ timeout: CLICK_TRY_MS });
-    await expect.poll(opened, { timeout: CLICK_TRY_MS }).toBe(true);
+    if (!(await opened())) await target.click({ timeout: CLICK_MS });
+    await expect.poll(opened, { timeout: EFFECT_MS }).toBe(true);
   }, message).toPass({ timeout: OPEN_MS });
 }
