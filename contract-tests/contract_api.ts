@@ -98,11 +98,10 @@ export class ContractApi {
       const wait = rateLimitWait(response.status(), response.headers()['retry-after'], attempt, clock.wallNow());
       if (wait === undefined) break;
       if (waited + wait > RATE_LIMIT_MS) {
+        const asked = `and asks for ${Math.ceil(wait / 1000)} s more`;
         throw new Error(
-          `${where} still answers ${response.status()} (rate limited) after ${waited / 1000} s of waiting, and asks for ` +
-            `${
-              Math.ceil(wait / 1000)
-            } s more: the check was not made. Raise the rate limit for the test account, or run fewer workers or shards at once`,
+          `${where} still answers ${response.status()} (rate limited) after ${waited / 1000} s of waiting, ${asked}: the check ` +
+            'was not made. Raise the rate limit for the test account, or run fewer workers or shards at once',
         );
       }
       onWait?.(wait, response.status());

@@ -11,8 +11,8 @@
  * "Copy token value" puts on the clipboard); the confirmation native or
  * in-page; a token's entry any element around its name that holds its
  * Revoke control or says "revoked"; the service may ask to log in again
- * at any step; the list may be split into pages. No CSS class, id or data
- * attribute of any implementation is used.
+ * at any step; the list may be split into pages or grow by "Load more". No
+ * CSS class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { clickUntil, control, loaded } from './controls.ts';
