@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, test } from 'node:test';
 import { request } from '@playwright/test';
+import fc from 'fast-check';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { createFakeClock } from '../src/testing/fake_clock.ts';
 import { ContractApi } from './contract_api.ts';
@@ -27,6 +28,17 @@ describe('rateLimitWait: how long an answer asks the suite to wait', () => {
   for (const [label, status, retryAfter, attempt, expected] of rows) {
     test(label, () => assert.equal(rateLimitWait(status, retryAfter, attempt, now), expected));
   }
+  test('any other status is answered as it is, whatever its Retry-After', () => {
+    const other = fc.integer({ min: 100, max: 599 }).filter((status) => status !== 429 && status !== 503);
+    fc.assert(fc.property(other, fc.option(fc.string()), fc.nat(20), (status, header, attempt) => {
+      assert.equal(rateLimitWait(status, header ?? undefined, attempt, now), undefined);
+    }));
+  });
+  test('a 429 that names no wait waits twice as long each time', () => {
+    fc.assert(fc.property(fc.nat(20), (attempt) => {
+      assert.equal(rateLimitWait(429, undefined, attempt + 1, now), 2 * (rateLimitWait(429, undefined, attempt, now) as number));
+    }));
+  });
 });
 
 const sandbox = await startSandbox({ testMode: true, password: 'Rate-Pa55 +&%' });
