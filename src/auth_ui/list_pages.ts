@@ -2,7 +2,7 @@
  * The pages of a long token list. Contract 5.3 says nothing of paging, and a
  * list that every nightly run adds to grows past one page on many services:
  * it is walked through the controls such lists commonly have, "Next",
- * "Next page", "Older", "›" (and "Previous", "Newer", "‹"), and each page
+ * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«", "‹"), and each page
  * shown whole through "Load more", "Show more" or "Show all"; each control a
  * link or a button, visible and enabled. A list without them is one page. A
  * list that grows only as it is scrolled is read as far as it shows.
@@ -10,14 +10,18 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
 
-/** A control that turns to the next page. "»" alone is left out: pagers use it for the last page. */
-const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›>→]?|[›>→])\s*$/i;
+/** A control that turns to the next page ("Next »" too). "»" alone is left out: pagers use it for the last page. */
+export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→]?|[›>→])\s*$/i;
 
-/** A control that turns to the previous page. "«" alone is left out: pagers use it for the first page. */
-const PREVIOUS = /^\s*(?:[‹<←]?\s*(?:(?:go to )?previous(?: page)?|prev|newer(?: tokens)?)|[‹<←])\s*$/i;
+/**
+ * A control that turns back: to the first page, or to the previous one. "«" alone is either, depending on the pager;
+ * chosen as long as one shows, either leads to the first page. The first in the page's order is chosen, which in a
+ * pager that has both is "First".
+ */
+export const BACK = /^\s*(?:[«‹<←]?\s*(?:(?:go to )?(?:first|previous)(?: page)?|prev|newer(?: tokens)?)|[«‹<←])\s*$/i;
 
 /** A control that shows more of the list in place. */
-const MORE = /^\s*(?:load|show) (?:more|all)(?: tokens)?\s*$/i;
+export const MORE = /^\s*(?:load|show) (?:more|all)(?: tokens)?\s*$/i;
 
 /** The most pages walked in one direction, or loads of more: a pager that never ends is a fault, not a list. */
 const MAX_PAGES = 100;
@@ -85,7 +89,7 @@ async function nextPage(page: Page): Promise<boolean> {
 }
 
 /**
- * Chooses a control as long as one shows: "Previous" back to the first page, "Load more" until the page is whole.
+ * Chooses a control as long as one shows: "First" or "Previous" back to the first page, "Load more" until the page is whole.
  *
  * @param page the page
  * @param label the control's label
@@ -102,19 +106,31 @@ async function chooseWhileShown(page: Page, label: RegExp, shown: string): Promi
 }
 
 /**
- * Visits every page of the list from the first, each shown whole, until the visit says to stop.
+ * Visits the page showing and every page after it, each shown whole, until the visit says to stop.
  *
  * @param page the page
  * @param visit called on each page; true stops the walk there
  * @returns true when a visit stopped it
  * @throws Error after {@link MAX_PAGES} pages
  */
-export async function everyPage(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
-  await chooseWhileShown(page, PREVIOUS, 'Previous');
+export async function fromHere(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
   for (let visited = 0; visited < MAX_PAGES; visited++) {
     await chooseWhileShown(page, MORE, 'Load more');
     if (await visit()) return true;
     if (!(await nextPage(page))) return false;
   }
   throw new Error(`The token list still offers "Next" after ${MAX_PAGES} pages`);
+}
+
+/**
+ * Visits every page of the list from the first, as {@link fromHere} does.
+ *
+ * @param page the page
+ * @param visit called on each page; true stops the walk there
+ * @returns true when a visit stopped it
+ * @throws Error after {@link MAX_PAGES} pages in one direction
+ */
+export async function everyPage(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
+  await chooseWhileShown(page, BACK, 'Previous');
+  return await fromHere(page, visit);
 }

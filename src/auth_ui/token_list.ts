@@ -6,7 +6,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
-import { everyPage } from './list_pages.ts';
+import { everyPage, fromHere } from './list_pages.ts';
 
 /** A listed token: its name as shown, and whether it is shown as revoked. */
 export interface ListedToken {
@@ -73,14 +73,16 @@ export class TokenList {
   }
 
   /**
-   * Finds entries on any page of the list: on the page showing, else on
-   * every page from the first. Leaves the page that shows them.
+   * Finds entries on any page of the list: on the page showing and those
+   * after it, else on every page from the first. Leaves the page that shows
+   * them.
    *
    * @param entries the entries, as {@link row} or {@link active} finds them
    * @returns whether one shows
    */
   async seek(entries: Locator): Promise<boolean> {
-    return (await visibleNow(entries.first())) || (await everyPage(this.page, () => visibleNow(entries.first())));
+    const found = () => visibleNow(entries.first());
+    return (await found()) || (await fromHere(this.page, found)) || (await everyPage(this.page, found));
   }
 
   /**

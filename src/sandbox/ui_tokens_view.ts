@@ -8,7 +8,7 @@ import { errorText, fieldLabel, type Html, revokeButton, says, table, topNav, wh
 import type { UiStyle } from './ui_variants.ts';
 
 /** How many tokens a list split into pages shows on each, or loads at a time (`pages: 'paged' | 'more'`). */
-const PAGE_SIZE = 3;
+const PAGE_SIZE = 5;
 
 /**
  * The permanent-token list and the creation form.
@@ -24,13 +24,13 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, requeste
   const pages = parted ? Math.max(1, Math.ceil(all.length / PAGE_SIZE)) : 1;
   const number = Math.min(Math.max(1, Math.trunc(requested) || 1), pages);
   const tokens = parted ? [...all].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE) : all;
-  // Pages: no "Previous" on the first, a disabled "Next" on the last. Load more: the script adds the next part's entries.
+  // Pages: no "First" nor "Previous" on the first, a disabled "Next" on the last. Load more: the script adds the next part's entries.
   const pager = pages === 1
     ? ''
     : style.pages === 'more'
     ? number < pages ? html`<button type="button" data-more="?page=${number + 1}">Load more</button>` : ''
     : html`<nav class="pager" aria-label="Pages">${
-      number > 1 ? html`<a href="?page=${number - 1}">‹ Previous</a>` : ''
+      number > 1 ? html`<a href="?page=1">« First</a> <a href="?page=${number - 1}">‹ Previous</a>` : ''
     } <span>Page ${number} of ${pages}</span> ${
       number < pages ? html`<a href="?page=${number + 1}">Next ›</a>` : html`<button type="button" disabled>Next ›</button>`
     }</nav>`;

@@ -30,9 +30,10 @@ export interface UiStyle {
    */
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
   /**
-   * The token list's pages: all tokens on one page, newest first; or three to
-   * a page, oldest first, with "‹ Previous" and "Next ›" in a `<nav>`; or the
-   * oldest three first, and a "Load more" button that adds the next three.
+   * The token list's pages: all tokens on one page, newest first; or five to
+   * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
+   * `<nav>`; or the oldest five first, and a "Load more" button that adds the
+   * next five.
    */
   readonly pages: 'one' | 'paged' | 'more';
   /** The creation form's field labels: tied to their inputs by `for`, or only written before them. */

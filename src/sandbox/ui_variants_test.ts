@@ -16,8 +16,8 @@ async function session(uiVariant: UiVariant) {
     body: new URLSearchParams({ username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD }),
   });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  // Four tokens: more than a list in parts shows at once.
-  for (const name of ['listed', 'second', 'third', 'fourth']) {
+  // Six tokens: more than a list in parts shows at once.
+  for (const name of ['listed', 'second', 'third', 'fourth', 'fifth', 'sixth']) {
     parts.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID]);
   }
   return { parts, get, cookie };
@@ -42,7 +42,7 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(list.includes('id="new-token-dialog"'), style.form !== 'page');
       assert.equal(list.includes('<nav class="pager" aria-label="Pages">'), style.pages === 'paged', `variant ${variant}: pages`);
       assert.equal(list.includes('<button type="button" data-more="?page=2">Load more</button>'), style.pages === 'more');
-      assert.equal(list.includes('fourth'), style.pages === 'one', `variant ${variant}: the newest token in the first part`);
+      assert.equal(list.includes('sixth'), style.pages === 'one', `variant ${variant}: the newest token in the first part`);
       const labels = style.labels === 'documented'
         ? ['>TOKENS<', '>New permanent token<', '>Name<', '>Scope<', '>Add<', '>Create<', '>Copy token value<', '>Done<', '>Revoke<']
         : [
