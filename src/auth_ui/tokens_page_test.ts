@@ -141,7 +141,8 @@ for (const [uiVariant, parts] of [[1, 'pages'], [2, '"Load more"']] as const) {
         if (uiVariant === 1) assert.doesNotMatch(page.url(), /page=[23]/, 'the first page is found again from the last');
         assert.equal(await tokens.revokeAll('twin'), 2);
         assert.equal(await tokens.countAll(tokens.active('twin')), 0);
-        await assert.rejects(tokens.revoke('twin'), /revoking: an active token named "twin" is listed/);
+        // Looked for on every part for 15 s: once is enough.
+        if (uiVariant === 1) await assert.rejects(tokens.revoke('twin'), /revoking: an active token named "twin" is listed/);
         assert.deepEqual(
           (await tokens.list()).map(({ name, revoked }) => `${revoked ? 'revoked' : 'active'} ${name}`),
           [...older(1, 4), 'revoked twin', 'revoked twin', ...older(5, 8), 'made here'].map((name) =>
