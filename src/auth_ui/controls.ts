@@ -81,14 +81,14 @@ export function control(scope: Page | Locator, name: string): Locator {
 }
 
 /**
- * Every visible control of a documented label, as {@link control} finds one.
+ * Every visible control of a label, as {@link control} finds one.
  *
  * @param scope where to look
- * @param name its label as documented
+ * @param name its label as documented (matched whole, in any case), or a pattern for labels the contract does not document
  * @returns the locator
  */
-export function everyControl(scope: Page | Locator, name: string): Locator {
-  const options = { name: labelled(name) };
+export function everyControl(scope: Page | Locator, name: string | RegExp): Locator {
+  const options = { name: typeof name === 'string' ? labelled(name) : name };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .or(scope.getByRole('menuitem', options)).filter({ visible: true });
 }

@@ -3,12 +3,13 @@
  * list that every nightly run adds to grows past one page on many services:
  * it is walked through the controls such lists commonly have, "Next",
  * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«", "‹"), and each page
- * shown whole through "Load more", "Show more" or "Show all"; each control a
- * link or a button, visible and enabled. A list without them is one page. A
+ * shown whole through "Load more", "Show more" or "Show all"; each control
+ * found as 5.3's controls are (a button, a link, a tab or a menu item),
+ * visible and enabled. A list without them is one page. A
  * list that grows only as it is scrolled is read as far as it shows.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { loaded } from './controls.ts';
+import { everyControl, loaded } from './controls.ts';
 
 /** A control that turns to the next page ("Next »" too). "»" alone is left out: pagers use it for the last page. */
 export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→]?|[›>→])\s*$/i;
@@ -30,16 +31,14 @@ const MAX_PAGES = 100;
 const TURN_MS = 15_000;
 
 /**
- * The first usable control of a kind: a link or button whose label matches, visible, not disabled.
+ * The first usable control of a kind: one whose label matches, as {@link everyControl} finds it, not disabled.
  *
  * @param page the page
  * @param label the control's label
  * @returns the control, or undefined when the page has none
  */
 async function pageControl(page: Page, label: RegExp): Promise<Locator | undefined> {
-  const candidates = page.getByRole('link', { name: label }).or(page.getByRole('button', { name: label }))
-    .filter({ visible: true });
-  for (const candidate of await candidates.all()) {
+  for (const candidate of await everyControl(page, label).all()) {
     const usable = await candidate.evaluate((element) =>
       !(element as HTMLButtonElement).disabled && element.getAttribute('aria-disabled') !== 'true'
     ).catch(() => false);

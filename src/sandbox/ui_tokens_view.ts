@@ -24,16 +24,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, requeste
   const pages = parted ? Math.max(1, Math.ceil(all.length / PAGE_SIZE)) : 1;
   const number = Math.min(Math.max(1, Math.trunc(requested) || 1), pages);
   const tokens = parted ? [...all].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE) : all;
-  // Pages: no "First" nor "Previous" on the first, a disabled "Next" on the last. Load more: the script adds the next part's entries.
-  const pager = pages === 1
-    ? ''
-    : style.pages === 'more'
-    ? number < pages ? html`<button type="button" data-more="?page=${number + 1}">Load more</button>` : ''
-    : html`<nav class="pager" aria-label="Pages">${
-      number > 1 ? html`<a href="?page=1">« First</a> <a href="?page=${number - 1}">‹ Previous</a>` : ''
-    } <span>Page ${number} of ${pages}</span> ${
-      number < pages ? html`<a href="?page=${number + 1}">Next ›</a>` : html`<button type="button" disabled>Next ›</button>`
-    }</nav>`;
+  const pager = pagerOf(style, number, pages);
   const status = (t: TokenRecord) =>
     t.revokedAt === undefined ? html`<span class="badge active">Active</span>` : html`<span class="badge revoked">Revoked</span>`;
   const revoke = (t: TokenRecord) =>
@@ -105,6 +96,26 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, requeste
     ${style.form === 'panel' ? '' : form}
     ${confirmPanel}
   `;
+}
+
+/**
+ * What leads to the other parts of a list in parts: pages with no "First"
+ * nor "Previous" on the first and a disabled "Next" on the last; or a
+ * "Load more" button, whose script adds the next part's entries.
+ *
+ * @param style the UI variant
+ * @param number the part showing, from 1
+ * @param pages how many parts there are
+ * @returns the pager, or nothing for a list in one part
+ */
+function pagerOf(style: UiStyle, number: number, pages: number): Html | '' {
+  if (pages === 1) return '';
+  if (style.pages === 'more') {
+    return number < pages ? html`<button type="button" data-more="?page=${number + 1}">Load more</button>` : '';
+  }
+  const back = number > 1 ? html`<a href="?page=1">« First</a> <a href="?page=${number - 1}">‹ Previous</a>` : '';
+  const next = number < pages ? html`<a href="?page=${number + 1}">Next ›</a>` : html`<button type="button" disabled>Next ›</button>`;
+  return html`<nav class="pager" aria-label="Pages">${back} <span>Page ${number} of ${pages}</span> ${next}</nav>`;
 }
 
 /**
