@@ -65,8 +65,18 @@ export async function visibleNow(locator: Locator): Promise<boolean> {
  * @returns the pattern
  */
 export function labelled(text: string, mark = false): RegExp {
-  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+  const escaped = escapeRegExp(text).replace(/ /g, '\\s+');
   return new RegExp(`^\\s*${escaped}${mark ? '\\s*[*:]?' : ''}\\s*$`, 'i');
+}
+
+/**
+ * A text as a pattern that matches it literally.
+ *
+ * @param text the text
+ * @returns the pattern's source
+ */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -1,15 +1,34 @@
 /**
  * Creation steps 5–8 of contract 5.3 (Name, Scope, Add, Create, "Copy token
  * value", Done), wherever the UI shows them: a `<dialog>`, `role=dialog` or
- * an in-page panel. The value is read through what "Copy token value" puts on
- * the clipboard and checked against what the page displays: an element's
- * value or text, or a word of an element's text (`Your token: <value>`).
+ * an in-page panel. The Scope is typed into a text field or chosen in a
+ * `<select>` of the services. The value is read through what "Copy token
+ * value" puts on the clipboard and checked against what the page displays: an
+ * element's value or text, or a word of an element's text (`Your token: <value>`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control, labelled, markSecrets, showing } from './controls.ts';
+import { control, escapeRegExp, labelled, markSecrets, showing } from './controls.ts';
 
 /** Words an error message uses, for a UI that shows its error as plain text. */
 const ERROR_WORDS = /incorrect|invalid|unknown|not (a )?valid|error|wrong|not found/i;
+
+/** One choice of a `<select>`: its value, and its text with spaces collapsed. */
+interface Choice {
+  readonly value: string;
+  readonly shows: string;
+}
+
+/** Thrown when the Scope field is a `<select>` that offers no choice for a scope: the UI does not let it be entered. */
+export class ScopeNotOffered extends Error {
+  /**
+   * @param scope the scope looked for
+   * @param offered what the field's choices show
+   */
+  constructor(scope: string, offered: readonly string[]) {
+    super(`step 5: the Scope field offers no choice for "${scope}" (it offers: ${offered.map((o) => `"${o}"`).join(', ') || 'nothing'})`);
+    this.name = 'ScopeNotOffered';
+  }
+}
 
 /** The creation steps 5–8, wherever the UI shows them. */
 export class NewTokenDialog {
@@ -26,6 +45,8 @@ export class NewTokenDialog {
 
   /** Told each token value as soon as it is read, before anything could report it. */
   readonly #onSecret: (value: string) => void;
+  /** What the choice last made in a `<select>` Scope field shows, when that is not the scope itself. */
+  #chosen: string | undefined;
 
   /**
    * @param page the tokens page
@@ -36,7 +57,7 @@ export class NewTokenDialog {
     this.#onSecret = onSecret;
     // A field by its label, its placeholder, or (a label not tied to it) the input that follows its label; never
     // from a column header, whose next cell may hold the list's filter.
-    const next = 'following-sibling::*[1]/descendant-or-self::*[self::input or self::textarea]';
+    const next = 'following-sibling::*[1]/descendant-or-self::*[self::input or self::textarea or self::select]';
     const field = (label: string) => {
       const text = labelled(label, true);
       const after = page.getByText(text).locator(`xpath=(self::*[not(self::th) and not(@role="columnheader")]/${next})[1]`);
@@ -53,13 +74,40 @@ export class NewTokenDialog {
   }
 
   /**
+   * Step 5's Scope: typed into a text field; or, in a `<select>`, the choice
+   * whose value is the scope, else the one that shows it whole, else the one
+   * that shows it as a word (`Slicing service (slicer-id)`).
+   * @param scope the scope (a service id)
+   * @throws ScopeNotOffered when the field is a `<select>` with no such choice
+   */
+  async enterScope(scope: string): Promise<void> {
+    this.#chosen = undefined;
+    // No named functions inside the callback: a TypeScript loader may wrap them in helpers the page does not have.
+    const choices = await this.scope.evaluate((field): Choice[] | undefined =>
+      field instanceof HTMLSelectElement
+        ? [...field.options].map((option) => ({ value: option.value, shows: option.text.replace(/\s+/g, ' ').trim() }))
+        : undefined
+    );
+    if (!choices) return await this.scope.fill(scope);
+    const services = choices.filter((choice) => choice.value !== ''); // a choice of no value is a prompt ("Choose a service")
+    // Preferred in this order: the value, the whole shown text, a word of it (not a longer id that starts alike).
+    const word = new RegExp(`(^|[^\\w.:-])${escapeRegExp(scope)}($|[^\\w.:-])`);
+    const matches: ((choice: Choice) => boolean)[] = [(c) => c.value === scope, (c) => c.shows === scope, (c) => word.test(c.shows)];
+    const choice = matches.map((match) => services.find(match)).find((found) => found !== undefined);
+    if (!choice) throw new ScopeNotOffered(scope, services.map((c) => c.shows));
+    await this.scope.selectOption({ index: choices.indexOf(choice) });
+    if (choice.shows !== scope) this.#chosen = choice.shows;
+  }
+
+  /**
    * The entered scope as shown in the list of scopes (step 6), alone or beside
-   * a control that removes it.
+   * a control that removes it; chosen in a `<select>`, it may show as its choice does.
    * @param scope the scope entered
    * @returns its visible entry
    */
   added(scope: string): Locator {
-    return showing(this.page, scope).filter({ visible: true }).first();
+    const shown = this.#chosen === undefined ? showing(this.page, scope) : showing(this.page, scope).or(showing(this.page, this.#chosen));
+    return shown.filter({ visible: true }).first();
   }
 
   /**

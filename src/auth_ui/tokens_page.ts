@@ -7,8 +7,9 @@
  * a label in (`Tokens` shown upper-case by a stylesheet) and a field's
  * required mark (`Name *`); a control may be a link, a button, a tab or a
  * menu item; the dialog a `<dialog>`, `role=dialog` or an in-page panel; the
- * value shown in any element, alone or in a sentence (found through what
- * "Copy token value" puts on the clipboard); the confirmation native or
+ * Scope a text field or a `<select>`; the value shown in any element, alone
+ * or in a sentence (found through what "Copy token value" puts on the
+ * clipboard); the confirmation native or
  * in-page; a token's entry any element around its name that holds its
  * Revoke control or says "revoked"; the service may ask to log in again
  * at any step; the list may be split into pages or grow by "Load more". No
@@ -101,6 +102,7 @@ export class TokensPage extends TokenList {
    * @param name the token name
    * @param scopes the scopes (service ids) to add
    * @param progress called with each step's description
+   * @throws ScopeNotOffered when the Scope field is a `<select>` offering no choice for a scope
    */
   async startCreating(name: string, scopes: readonly string[], progress: (step: string) => void = () => {}): Promise<void> {
     progress('Choosing "New permanent token"');
@@ -109,7 +111,7 @@ export class TokensPage extends TokenList {
     await this.dialog.name.fill(name);
     for (const scope of scopes) {
       progress(`Adding the scope "${scope}"`);
-      await this.dialog.scope.fill(scope);
+      await this.dialog.enterScope(scope);
       await this.dialog.add.click();
       await expect(this.dialog.added(scope), 'step 6: Add puts the scope in the list of scopes').toBeVisible();
     }

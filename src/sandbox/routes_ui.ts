@@ -116,14 +116,14 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
     const tokens = store.list(user, 'permanent');
     // The 'name-mangled' violation shows every non-ASCII character of a name as "?".
     const shown = store.violates('name-mangled') ? tokens.map((t) => ({ ...t, name: t.name.replace(/[^ -~]/gu, '?') })) : tokens;
-    return c.html(page('Tokens', user, tokensView(shown, style, Number(c.req.query('page') ?? 1))));
+    return c.html(page('Tokens', user, tokensView(shown, style, store.serviceIds, Number(c.req.query('page') ?? 1))));
   });
   // The creation form's own page, on a variant that has one.
   app.get(
     '/security/tokens/new',
     (c) =>
       style.form === 'page'
-        ? c.html(page('New permanent token', c.var.session.username, tokenFormView(style)))
+        ? c.html(page('New permanent token', c.var.session.username, tokenFormView(style, store.serviceIds)))
         : c.redirect('/security/tokens'),
   );
   app.get('/security/sessions', (c) => {

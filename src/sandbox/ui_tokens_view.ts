@@ -3,22 +3,29 @@
  * creation form, following contract 5.3 label by label.
  */
 import { html } from 'hono/html';
-import type { TokenRecord } from './store.ts';
+import type { Store, TokenRecord } from './store.ts';
 import { errorText, fieldLabel, type Html, revokeButton, says, table, topNav, when } from './ui_parts.ts';
 import type { UiStyle } from './ui_variants.ts';
 
 /** How many tokens a list split into pages shows on each, or loads at a time (`pages: 'paged' | 'more'`). */
 const PAGE_SIZE = 5;
 
+/** The services' ids, by short name. */
+type ServiceIds = Store['serviceIds'];
+
+/** How a Scope field that is a `<select>` shows each service's choice (its value is the id). */
+const SERVICE_TITLES: Readonly<Record<keyof ServiceIds, string>> = { slicer: 'Slicing service', predict: 'Prediction service' };
+
 /**
  * The permanent-token list and the creation form.
  *
  * @param all the user's permanent tokens, newest first (those of one time in the order made)
  * @param style the UI variant
+ * @param serviceIds the services a scope may name, for a Scope field that offers them
  * @param requested the page of the list asked for (`?page=`), from 1
  * @returns the page body
  */
-export function tokensView(all: readonly TokenRecord[], style: UiStyle, requested = 1): Html {
+export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceIds: ServiceIds, requested = 1): Html {
   // A list in parts shows the oldest first, so a new token lands in its last part; tokens of one time in the order made.
   const parted = style.pages !== 'one';
   const pages = parted ? Math.max(1, Math.ceil(all.length / PAGE_SIZE)) : 1;
@@ -72,7 +79,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, requeste
     : style.entry === 'button'
     ? html`<button class="primary" type="button" id="new-token">${says(style, 'New permanent token')}</button>`
     : html`<a class="button primary" href="#new" id="new-token">${says(style, 'New permanent token')}</a>`;
-  const form = style.form === 'page' ? '' : creationForm(style);
+  const form = style.form === 'page' ? '' : creationForm(style, serviceIds);
   const confirmPanel = style.confirm === 'inline'
     ? html`
       <div class="card overlay" id="confirm-panel" role="alertdialog" aria-labelledby="confirm-text" hidden>
@@ -124,9 +131,10 @@ function pagerOf(style: UiStyle, number: number, pages: number): Html | '' {
  * the content of a page of its own, shown at once.
  *
  * @param style the UI variant
+ * @param serviceIds the services a scope may name
  * @returns the form
  */
-function creationForm(style: UiStyle): Html {
+function creationForm(style: UiStyle, serviceIds: ServiceIds): Html {
   const value = {
     labelled: html`<code class="value" id="token-value" aria-label="Token value"></code>`,
     // The script writes the value after this text, in the same text node.
@@ -134,6 +142,12 @@ function creationForm(style: UiStyle): Html {
     input: html`<input class="value" id="token-value" type="text" readonly>`,
     pre: html`<pre class="value" id="token-value"></pre>`,
   }[style.value];
+  const choices = (Object.keys(SERVICE_TITLES) as (keyof ServiceIds)[]).map((service) =>
+    html`<option value="${serviceIds[service]}">${SERVICE_TITLES[service]}</option>`
+  );
+  const scopeField = style.scopeField === 'select'
+    ? html`<select id="token-scope"><option value="">Choose a service</option>${choices}</select>`
+    : html`<input id="token-scope" type="text" autocomplete="off">`;
   // A field's label tied to it by `for`, or only written before it.
   const label = (id: string, text: string) =>
     style.fieldLabels === 'for'
@@ -143,7 +157,7 @@ function creationForm(style: UiStyle): Html {
     <h2 id="new-token-title">New permanent token</h2>
     <div id="token-form">
       ${label('token-name', 'Name')}<input id="token-name" type="text" autocomplete="off">
-      <div class="row"><div>${label('token-scope', 'Scope')}<input id="token-scope" type="text" autocomplete="off"></div>
+      <div class="row"><div>${label('token-scope', 'Scope')}${scopeField}</div>
         <button type="button" id="add-scope">${says(style, 'Add')}</button></div>
       <ul class="scopes" id="scope-list" aria-label="Scopes" data-kind="${style.scopes}"></ul>
       ${errorText(style, '', 'token-error')}
@@ -175,8 +189,9 @@ function creationForm(style: UiStyle): Html {
  * The creation form's own page (`form: 'page'`, at `/security/tokens/new`).
  *
  * @param style the UI variant
+ * @param serviceIds the services a scope may name
  * @returns the page body
  */
-export function tokenFormView(style: UiStyle): Html {
-  return html`${topNav('tokens', style)}<main>${creationForm(style)}</main>`;
+export function tokenFormView(style: UiStyle, serviceIds: ServiceIds): Html {
+  return html`${topNav('tokens', style)}<main>${creationForm(style, serviceIds)}</main>`;
 }

@@ -2,7 +2,7 @@
  * Alternative UIs of the sandbox (test mode), for showing that the contract
  * suite relies only on what contract 5.3 documents. Every variant keeps the
  * documented labels and steps; everything the contract leaves open differs:
- * markup of controls, dialogs, lists and their pages, the displayed value, the confirmation,
+ * markup of controls, dialogs, the Scope field, lists and their pages, the displayed value, the confirmation,
  * the case the markup writes the labels in, the login form's wording, kind,
  * pages and way in, and whether the service asks to log in again.
  */
@@ -38,6 +38,8 @@ export interface UiStyle {
   readonly pages: 'one' | 'paged' | 'more';
   /** The creation form's field labels: tied to their inputs by `for`, or only written before them. */
   readonly fieldLabels: 'for' | 'beside';
+  /** The Scope field: a text input, or a `<select>` of the services, each choice showing the service's name with its id as value. */
+  readonly scopeField: 'text' | 'select';
   /** The list of added scopes: each scope alone, or as a chip with a control that removes it. */
   readonly scopes: 'plain' | 'chips';
   /** The revocation confirmation: the browser's `confirm()` or an in-page dialog with OK / Cancel. */
@@ -80,6 +82,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     list: 'table',
     pages: 'one',
     scopes: 'plain',
+    scopeField: 'text',
     fieldLabels: 'for',
     confirm: 'native',
     error: 'alert',
@@ -98,6 +101,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     list: 'list',
     pages: 'paged',
     scopes: 'chips',
+    scopeField: 'text',
     fieldLabels: 'for',
     confirm: 'inline',
     error: 'text',
@@ -116,6 +120,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     list: 'dated-table',
     pages: 'more',
     scopes: 'plain',
+    scopeField: 'text',
     fieldLabels: 'beside',
     confirm: 'native',
     error: 'text',
@@ -134,6 +139,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     list: 'cards',
     pages: 'one',
     scopes: 'plain',
+    scopeField: 'select',
     fieldLabels: 'for',
     confirm: 'inline',
     error: 'alert',

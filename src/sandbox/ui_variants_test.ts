@@ -69,6 +69,11 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
       assert.equal(tokens.includes('<div class="token-cards">'), style.list === 'cards');
       assert.equal(tokens.includes('data-kind="chips"'), style.scopes === 'chips');
+      const services = `<option value="${parts.store.serviceIds.slicer}">Slicing service</option>`;
+      assert.equal(
+        tokens.includes(`<select id="token-scope"><option value="">Choose a service</option>${services}`),
+        style.scopeField === 'select',
+      );
       assert.equal(tokens.includes('<label for="token-name">'), style.fieldLabels === 'for');
       assert.equal(tokens.includes('<table'), style.list === 'table' || style.list === 'dated-table');
       assert.equal(/<th>Created<\/th>\s*<th>Name<\/th>/.test(tokens), style.list === 'dated-table');

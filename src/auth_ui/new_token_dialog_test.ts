@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type Browser, chromium, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from './browser.ts';
+import { NewTokenDialog, ScopeNotOffered } from './new_token_dialog.ts';
+
+let browser: Browser;
+
+before(async () => {
+  browser = await chromium.launch(chromiumLaunchOptions());
+});
+after(async () => {
+  await browser.close();
+});
+
+/** A page holding a Scope `<select>` of these choices (`[value, text]`) and a list of added scopes that shows `added`. */
+async function formWith(choices: [string, string][], added = ''): Promise<Page> {
+  const page = await browser.newPage();
+  const options = choices.map(([value, text]) => `<option value="${value}">${text}</option>`).join('');
+  await page.setContent(
+    `<label for="s">Scope</label><select id="s"><option value="">Choose</option>${options}</select><ul><li>${added}</li></ul>`,
+  );
+  return page;
+}
+
+/** The value the Scope `<select>` holds after {@link NewTokenDialog.enterScope}. */
+async function chosen(page: Page, scope: string): Promise<string> {
+  await new NewTokenDialog(page).enterScope(scope);
+  return await page.locator('select').inputValue();
+}
+
+test('a <select> Scope: the choice whose value is the scope, before one that shows it; never a prompt', async () => {
+  const page = await formWith([['', 'svc-1'], ['other', 'svc-1'], ['svc-1', 'Slicing service']]);
+  assert.equal(await chosen(page, 'svc-1'), 'svc-1');
+  await page.close();
+});
+
+test('a <select> Scope: the choice that shows the scope whole, then the one that shows it as a word', async () => {
+  const whole = await formWith([['7', 'Slicing service (svc-1)'], ['8', ' svc-1 ']]);
+  assert.equal(await chosen(whole, 'svc-1'), '8');
+  await whole.close();
+  const word = await formWith([['6', 'svc-10 (old)'], ['7', 'Slicing service (svc-1)'], ['8', 'Prediction (svc-2)']]);
+  assert.equal(await chosen(word, 'svc-1'), '7', 'a longer id that starts alike is not the scope');
+  await word.close();
+});
+
+test('a <select> Scope with no choice for the scope: ScopeNotOffered names the scope and the choices, nothing is chosen', async () => {
+  const page = await formWith([['a', 'svc-10'], ['b', 'Prediction (svc-2)']]);
+  await assert.rejects(new NewTokenDialog(page).enterScope('svc-1'), (error: unknown) => {
+    assert.ok(error instanceof ScopeNotOffered);
+    assert.equal(error.message, 'step 5: the Scope field offers no choice for "svc-1" (it offers: "svc-10", "Prediction (svc-2)")');
+    return true;
+  });
+  assert.equal(await page.locator('select').inputValue(), '');
+  await page.close();
+});
+
+test('the added scope is found as its choice shows it, never as the <select> offers it', async () => {
+  const offered = await formWith([['svc-1', 'svc-1']]);
+  assert.equal(await new NewTokenDialog(offered).added('svc-1').count(), 0, 'a choice that shows the scope is not an added scope');
+  await offered.close();
+  const page = await formWith([['svc-1', 'Slicing service']], 'Slicing service');
+  const dialog = new NewTokenDialog(page);
+  assert.equal(await dialog.added('svc-1').count(), 0);
+  await dialog.enterScope('svc-1');
+  assert.equal(await dialog.added('svc-1').textContent(), 'Slicing service');
+  await page.close();
+});
+
+test('a text Scope field is typed into', async () => {
+  const page = await browser.newPage();
+  await page.setContent('<label for="s">Scope</label><input id="s">');
+  await new NewTokenDialog(page).enterScope('svc-1');
+  assert.equal(await page.locator('input').inputValue(), 'svc-1');
+  await page.close();
+});
