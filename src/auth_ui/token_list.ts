@@ -27,13 +27,14 @@ export class TokenList {
    * The list entries of a token, by its exact name: for each element that
    * shows the name (as its whole text, or as its own text before other
    * elements), the innermost element around it that holds a Revoke control or
-   * says "revoked". That is a table row, a list item or a box of any markup.
+   * says "revoked" (in its text or by an icon's label). That is a table row, a
+   * list item or a box of any markup.
    *
    * @param name the token's name
    * @returns the entries' locator
    */
   row(name: string): Locator {
-    const marked = (elements: Locator) => elements.filter({ has: this.#revoke() }).or(elements.filter({ hasText: REVOKED }));
+    const marked = (elements: Locator) => elements.filter({ has: this.#revoke() }).or(this.#sayRevoked(elements));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
     // An entry is small: larger elements (the list, the page) are passed over before their marks are looked for.
@@ -54,9 +55,14 @@ export class TokenList {
     return control(this.page, 'Revoke');
   }
 
+  /** Of some elements, those that say "revoked": in their text, or by an icon's label, title or alternative text. */
+  #sayRevoked(elements: Locator): Locator {
+    return elements.filter({ hasText: REVOKED }).or(elements.filter({ has: this.page.locator(REVOKED_ICON) }));
+  }
+
   /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */
   tokenRows(): Locator {
-    return this.#rows().filter({ has: this.#revoke() }).or(this.#rows().filter({ hasText: REVOKED }));
+    return this.#rows().filter({ has: this.#revoke() }).or(this.#sayRevoked(this.#rows()));
   }
 
   #rows(): Locator {
@@ -69,7 +75,7 @@ export class TokenList {
    * @returns the entries' locator
    */
   revoked(name: string): Locator {
-    return this.row(name).filter({ hasText: REVOKED });
+    return this.#sayRevoked(this.row(name));
   }
 
   /**
@@ -187,10 +193,10 @@ export class TokenList {
     // controls, then the rows and list items that hold one or say "revoked".
     const revokes = await everyControl(this.page, 'Revoke').elementHandles();
     try {
-      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked]) => {
+      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked, icon]) => {
         const holders = new Set<Node>();
         for (const revoke of revokes) for (let node: Node | null = revoke; node; node = node.parentNode) holders.add(node);
-        return rows.filter((row) => holders.has(row) || revoked.test(row.textContent ?? '')).map((row) => {
+        return rows.filter((row) => holders.has(row) || revoked.test(row.textContent ?? '') || row.querySelector(icon)).map((row) => {
           const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
           const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
           const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
@@ -199,8 +205,9 @@ export class TokenList {
           const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
           return { name: name?.trim() ?? '', revoked: !holders.has(row) };
         });
-      }, [revokes, REVOKED] as const);
-      if (entries.length === 0 && (revokes.length > 0 || (await this.page.getByText(REVOKED_MARK).count()) > 0)) {
+      }, [revokes, REVOKED, REVOKED_ICON] as const);
+      const marks = this.page.getByText(REVOKED_MARK).or(this.page.locator(REVOKED_ICON));
+      if (entries.length === 0 && (revokes.length > 0 || (await marks.count()) > 0)) {
         throw new Error(
           'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
             'entries cannot be told apart without their names: listing needs a table or a list; creating and revoking by name work ' +
@@ -228,3 +235,10 @@ const REVOKED = /revoked/i;
 
 /** A mark that says only that: a status badge, not help text that mentions revoking. */
 const REVOKED_MARK = /^\s*revoked\s*$/i;
+
+/**
+ * An icon that says "revoked" by its `aria-label`, `title` or `alt` alone (a status shown as a symbol); never
+ * a control, whose tooltip may tell what revoking does.
+ */
+const REVOKED_ICON =
+  ':is([aria-label*="revoked" i], [title*="revoked" i], img[alt*="revoked" i]):not(button, a, [role=button], [role=link])';

@@ -9,11 +9,11 @@
  * menu item; the dialog a `<dialog>`, `role=dialog` or an in-page panel; the
  * Scope a text field or a `<select>`; the value shown in any element, alone
  * or in a sentence (found through what "Copy token value" puts on the
- * clipboard); the confirmation native or
- * in-page; a token's entry any element around its name that holds its
- * Revoke control or says "revoked"; the service may ask to log in again
- * at any step; the list may be split into pages or grow by "Load more". No
- * CSS class, id or data attribute of any implementation is used.
+ * clipboard); the confirmation native or in-page; a token's entry any element
+ * around its name that holds its Revoke control or says "revoked" (in its
+ * text or by an icon's label); the service may ask to log in again at any
+ * step; the list may be split into pages or grow by "Load more". No CSS
+ * class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { clickUntil, control, loaded } from './controls.ts';

@@ -32,8 +32,12 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
   const number = Math.min(Math.max(1, Math.trunc(requested) || 1), pages);
   const tokens = parted ? [...all].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE) : all;
   const pager = pagerOf(style, number, pages);
-  const status = (t: TokenRecord) =>
-    t.revokedAt === undefined ? html`<span class="badge active">Active</span>` : html`<span class="badge revoked">Revoked</span>`;
+  const status = (t: TokenRecord) => {
+    const [state, word, icon] = t.revokedAt === undefined ? ['active', 'Active', '●'] : ['revoked', 'Revoked', '⊘'];
+    return style.status === 'word'
+      ? html`<span class="badge ${state}">${word}</span>`
+      : html`<span class="badge ${state}" role="img" aria-label="${word}" title="${word}">${icon}</span>`;
+  };
   const revoke = (t: TokenRecord) =>
     t.revokedAt === undefined
       ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`, says(style, 'Revoke'))

@@ -29,6 +29,8 @@ export interface UiStyle {
    * plain boxes without list semantics (the name in a heading).
    */
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
+  /** How an entry shows its token's state: a word ("Active", "Revoked"), or an icon named only by its `aria-label` and `title`. */
+  readonly status: 'word' | 'icon';
   /**
    * The token list's pages: all tokens on one page, newest first; or five to
    * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
@@ -80,6 +82,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'dialog',
     value: 'labelled',
     list: 'table',
+    status: 'word',
     pages: 'one',
     scopes: 'plain',
     scopeField: 'text',
@@ -99,6 +102,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'page',
     value: 'sentence',
     list: 'list',
+    status: 'icon',
     pages: 'paged',
     scopes: 'chips',
     scopeField: 'text',
@@ -118,6 +122,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'panel',
     value: 'input',
     list: 'dated-table',
+    status: 'word',
     pages: 'more',
     scopes: 'plain',
     scopeField: 'text',
@@ -137,6 +142,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'role-dialog',
     value: 'pre',
     list: 'cards',
+    status: 'word',
     pages: 'one',
     scopes: 'plain',
     scopeField: 'select',

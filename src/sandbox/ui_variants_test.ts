@@ -68,6 +68,11 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(tokens.includes('aria-label="Token value"'), style.value === 'labelled');
       assert.equal(tokens.includes('<ul class="token-list"'), style.list === 'list');
       assert.equal(tokens.includes('<div class="token-cards">'), style.list === 'cards');
+      assert.equal(
+        tokens.includes('<span class="badge active" role="img" aria-label="Active" title="Active">●</span>'),
+        style.status === 'icon',
+      );
+      assert.equal(tokens.includes('<span class="badge active">Active</span>'), style.status === 'word');
       assert.equal(tokens.includes('data-kind="chips"'), style.scopes === 'chips');
       const services = `<option value="${parts.store.serviceIds.slicer}">Slicing service</option>`;
       assert.equal(

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type Browser, chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from './browser.ts';
+import { TokenList } from './token_list.ts';
+
+let browser: Browser;
+
+before(async () => {
+  browser = await chromium.launch(chromiumLaunchOptions());
+});
+after(async () => {
+  await browser.close();
+});
+
+// A status shown as a symbol named by its label or title only; a Revoke control whose tooltip mentions "revoked".
+const ICONS = `<table><tr><th>Name</th><th>State</th><th></th></tr>
+  <tr><td>kept</td><td><span role="img" aria-label="Active">●</span></td>
+    <td><button title="The token will be revoked at once">Revoke</button></td></tr>
+  <tr><td>gone</td><td><span role="img" aria-label="Token revoked" title="Token revoked">⊘</span></td><td></td></tr>
+  <tr><td>pictured</td><td><img alt="Revoked" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></td><td></td></tr>
+</table>`;
+
+test('an entry says "revoked" by an icon\'s label, title or alternative text; a Revoke control\'s tooltip does not', async () => {
+  const page = await browser.newPage();
+  await page.setContent(ICONS);
+  const list = new TokenList(page);
+  assert.deepEqual(await list.list(), [
+    { name: 'kept', revoked: false },
+    { name: 'gone', revoked: true },
+    { name: 'pictured', revoked: true },
+  ]);
+  assert.equal(await list.isRevoked('kept'), false);
+  assert.equal(await list.isRevoked('gone'), true);
+  assert.equal(await list.isRevoked('pictured'), true);
+  assert.equal(await list.countAll(list.row('gone')), 1, 'an entry that holds no Revoke control is found by its icon');
+  assert.equal(await list.tokenRows().count(), 3);
+  await page.close();
+});
+
+test('boxes that show tokens by icons only cannot be listed, and the error says why', async () => {
+  const page = await browser.newPage();
+  await page.setContent('<div><div><h3>gone</h3><span role="img" aria-label="Revoked">⊘</span></div></div>');
+  await assert.rejects(new TokenList(page).list(), /a Revoke control or a "Revoked" mark\) but no table row or list item holds them/);
+  await page.close();
+});
