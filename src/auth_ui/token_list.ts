@@ -26,9 +26,10 @@ export class TokenList {
   /**
    * The list entries of a token, by its exact name: for each element that
    * shows the name (as its whole text, or as its own text before other
-   * elements), the innermost element around it that holds a Revoke control or
-   * says "revoked" (in its text or by an icon's label). That is a table row, a
-   * list item or a box of any markup.
+   * elements), the innermost element around it that holds a Revoke control,
+   * says "revoked" (in its text or by an icon's label) or stands in a part of
+   * the page titled "Revoked…". That is a table row, a list item or a box of
+   * any markup (in a part titled so, the element that shows the name).
    *
    * @param name the token's name
    * @returns the entries' locator
@@ -55,9 +56,15 @@ export class TokenList {
     return control(this.page, 'Revoke');
   }
 
-  /** Of some elements, those that say "revoked": in their text, or by an icon's label, title or alternative text. */
+  /**
+   * Of some elements, those that show their token as revoked: they say "revoked" (in their text, or by an icon's
+   * label, title or alternative text), or they stand in a part titled "Revoked…" and hold no Revoke control nor
+   * column header (a table's header row).
+   */
   #sayRevoked(elements: Locator): Locator {
-    return elements.filter({ hasText: REVOKED }).or(elements.filter({ has: this.page.locator(REVOKED_ICON) }));
+    const titled = elements.locator(`xpath=self::*[${IN_REVOKED_PART}]`).filter({ hasNot: this.#revoke() })
+      .filter({ hasNot: this.page.getByRole('columnheader') });
+    return elements.filter({ hasText: REVOKED }).or(elements.filter({ has: this.page.locator(REVOKED_ICON) })).or(titled);
   }
 
   /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */
@@ -193,19 +200,26 @@ export class TokenList {
     // controls, then the rows and list items that hold one or say "revoked".
     const revokes = await everyControl(this.page, 'Revoke').elementHandles();
     try {
-      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked, icon]) => {
+      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked, icon, part]) => {
         const holders = new Set<Node>();
         for (const revoke of revokes) for (let node: Node | null = revoke; node; node = node.parentNode) holders.add(node);
-        return rows.filter((row) => holders.has(row) || revoked.test(row.textContent ?? '') || row.querySelector(icon)).map((row) => {
-          const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
-          const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
-          const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
-          const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
-          const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
-          const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
-          return { name: name?.trim() ?? '', revoked: !holders.has(row) };
-        });
-      }, [revokes, REVOKED, REVOKED_ICON] as const);
+        return rows.filter((row) =>
+          holders.has(row) || revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null ||
+          // In a part titled "Revoked…", and not a header row (header cells only).
+          (document.evaluate(`boolean(self::*[${part}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue &&
+            (row.querySelector('td, [role=cell], [role=gridcell]') !== null || row.querySelector('th, [role=columnheader]') === null))
+        ).map(
+          (row) => {
+            const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
+            const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
+            const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
+            const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
+            const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
+            const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
+            return { name: name?.trim() ?? '', revoked: !holders.has(row) };
+          },
+        );
+      }, [revokes, REVOKED, REVOKED_ICON, IN_REVOKED_PART] as const);
       const marks = this.page.getByText(REVOKED_MARK).or(this.page.locator(REVOKED_ICON));
       if (entries.length === 0 && (revokes.length > 0 || (await marks.count()) > 0)) {
         throw new Error(
@@ -235,6 +249,20 @@ const REVOKED = /revoked/i;
 
 /** A mark that says only that: a status badge, not help text that mentions revoking. */
 const REVOKED_MARK = /^\s*revoked\s*$/i;
+
+/** Headings of a part of the page: `<h1>`–`<h6>`, `role=heading`, a table's caption, a fieldset's legend. */
+const HEADING = 'self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading" or self::caption or self::legend';
+
+/** The XPath condition that a text starts with "revoked", in any case, after spaces. */
+const startsRevoked = (text: string) => `starts-with(translate(normalize-space(${text}), "REVOKED", "revoked"), "revoked")`;
+
+/**
+ * The XPath condition that an element stands in a part of the page titled "Revoked…" ("Revoked tokens", "Revoked
+ * (3)"): a part labelled so, that starts with a heading that says so, or whose nearest heading before it among its
+ * siblings says so. A title that only mentions revoking ("Tokens (revoked ones are kept)") does not count.
+ */
+const IN_REVOKED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label')} or *[1][${HEADING}][${startsRevoked('.')}] or ` +
+  `preceding-sibling::*[${HEADING}][1][${startsRevoked('.')}]]`;
 
 /**
  * An icon that says "revoked" by its `aria-label`, `title` or `alt` alone (a status shown as a symbol); never

@@ -44,3 +44,36 @@ test('boxes that show tokens by icons only cannot be listed, and the error says 
   await assert.rejects(new TokenList(page).list(), /a Revoke control or a "Revoked" mark\) but no table row or list item holds them/);
   await page.close();
 });
+
+// Revoked tokens in parts of their own, unmarked: after a heading, under a caption, in a labelled section; the active ones
+// before them under a part whose first heading (not its first element) is "Revoked tokens". The footer makes the page
+// as large as a real one: no entry is as large as the whole page.
+const PARTS = `<div>
+  <div><h1>Tokens</h1></div>
+  <table><tr><th>Name</th><th></th></tr><tr><td>kept</td><td><button>Revoke</button></td></tr></table>
+  <h2>Revoked tokens</h2>
+  <p>They stay listed for a year.</p>
+  <table><tr><th>Name</th><th>Created</th></tr><tr><td>gone</td><td>2026-11-01</td></tr></table>
+</div>
+<div><table><caption>Revoked (1)</caption><tr><td>captioned</td></tr></table></div>
+<div><section aria-label="Revoked permanent tokens"><ul><li>labelled</li></ul></section></div>
+<h2>Tokens (revoked ones are kept for a year)</h2><ul><li>mentioned</li></ul>
+<footer>${'<span></span>'.repeat(200)}</footer>`;
+
+test('an entry in a part titled "Revoked…" is revoked; a title that only mentions revoking does not count', async () => {
+  const page = await browser.newPage();
+  await page.setContent(PARTS);
+  const list = new TokenList(page);
+  assert.deepEqual(await list.list(), [
+    { name: 'kept', revoked: false },
+    { name: 'gone', revoked: true },
+    { name: 'captioned', revoked: true },
+    { name: 'labelled', revoked: true },
+  ]);
+  for (const name of ['gone', 'captioned', 'labelled']) assert.equal(await list.isRevoked(name), true, name);
+  assert.equal(await list.countAll(list.active('kept')), 1);
+  assert.equal(await list.isRevoked('kept'), false);
+  assert.equal(await list.countAll(list.row('mentioned')), 0);
+  assert.equal(await list.tokenRows().count(), 4, 'header rows are no entries');
+  await page.close();
+});

@@ -11,8 +11,8 @@
  * or in a sentence (found through what "Copy token value" puts on the
  * clipboard); the confirmation native or in-page; a token's entry any element
  * around its name that holds its Revoke control or says "revoked" (in its
- * text or by an icon's label); the service may ask to log in again at any
- * step; the list may be split into pages or grow by "Load more". No CSS
+ * text or by an icon's label), or that stands in a part titled "Revoked…";
+ * the service may ask to log in again at any step; the list may be split into pages or grow by "Load more". No CSS
  * class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';

@@ -34,6 +34,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
   const pager = pagerOf(style, number, pages);
   const status = (t: TokenRecord) => {
     const [state, word, icon] = t.revokedAt === undefined ? ['active', 'Active', '●'] : ['revoked', 'Revoked', '⊘'];
+    if (state === 'revoked' && style.revokedIn === 'part') return '';
     return style.status === 'word'
       ? html`<span class="badge ${state}">${word}</span>`
       : html`<span class="badge ${state}" role="img" aria-label="${word}" title="${word}">${icon}</span>`;
@@ -44,39 +45,46 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
       : '';
   const about = (t: TokenRecord) => html`<span class="muted">for ${t.serviceIds.join(', ')}, since ${when(t.createdAt)}</span>`;
   // A table with the name first, or with the creation date first.
-  const tableOf = (dateFirst: boolean) => {
+  const tableOf = (shown: readonly TokenRecord[], dateFirst: boolean) => {
     const order = <T>(name: T, date: T) => dateFirst ? [date, name] : [name, date];
     return table(
       'Permanent tokens',
       [...order('Name', 'Created'), 'Scopes', 'Status', html`<span class="muted">Actions</span>`],
-      tokens.map((t) =>
+      shown.map((t) =>
         html`<tr>${order(html`<td class="name">${t.name}</td>`, html`<td>${when(t.createdAt)}</td>`)}<td>${
           t.serviceIds.join(', ')
         }</td><td>${status(t)}</td><td>${revoke(t)}</td></tr>`
       ),
     );
   };
-  const list = {
-    table: () => tableOf(false),
-    'dated-table': () => tableOf(true),
-    // The name is the item's own text, before the elements that follow it.
-    list: () =>
-      html`<ul class="token-list" aria-label="Permanent tokens">${
-        tokens.map((t) => html`<li>${t.name} ${about(t)} ${status(t)} ${revoke(t)}</li>`)
-      }</ul>`,
-    // Plain boxes with no list semantics: the name and status in one part, the Revoke control in another.
-    cards: () =>
-      html`<div class="token-cards">${
-        tokens.map((t) =>
-          html`
-            <div class="token-card">
-              <div class="token-card-head"><h3>${t.name}</h3>${status(t)}</div>
-              <div class="token-card-foot">${about(t)}${revoke(t)}</div>
-            </div>
-          `
-        )
-      }</div>`,
-  }[style.list];
+  const listOf = (shown: readonly TokenRecord[]) =>
+    ({
+      table: () => tableOf(shown, false),
+      'dated-table': () => tableOf(shown, true),
+      // The name is the item's own text, before the elements that follow it.
+      list: () =>
+        html`<ul class="token-list" aria-label="Permanent tokens">${
+          shown.map((t) => html`<li>${t.name} ${about(t)} ${status(t)} ${revoke(t)}</li>`)
+        }</ul>`,
+      // Plain boxes with no list semantics: the name and status in one part, the Revoke control in another.
+      cards: () =>
+        html`<div class="token-cards">${
+          shown.map((t) =>
+            html`
+              <div class="token-card">
+                <div class="token-card-head"><h3>${t.name}</h3>${status(t)}</div>
+                <div class="token-card-foot">${about(t)}${revoke(t)}</div>
+              </div>
+            `
+          )
+        }</div>`,
+    }[style.list])();
+  // The list, or the active tokens and then, in a part of their own, the revoked ones.
+  const revoked = tokens.filter((t) => t.revokedAt !== undefined);
+  const list = () =>
+    style.revokedIn === 'list' || revoked.length === 0
+      ? listOf(tokens)
+      : html`${listOf(tokens.filter((t) => t.revokedAt === undefined))}<h2>Revoked tokens</h2>${listOf(revoked)}`;
   // On a form of its own page, a plain link to it; otherwise the script opens the form.
   const newToken = style.form === 'page'
     ? html`<a class="button primary" href="/security/tokens/new">${says(style, 'New permanent token')}</a>`

@@ -31,6 +31,8 @@ export interface UiStyle {
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
   /** How an entry shows its token's state: a word ("Active", "Revoked"), or an icon named only by its `aria-label` and `title`. */
   readonly status: 'word' | 'icon';
+  /** Where revoked tokens show: in the list, marked; or in a part of their own after the active ones, titled "Revoked tokens", unmarked. */
+  readonly revokedIn: 'list' | 'part';
   /**
    * The token list's pages: all tokens on one page, newest first; or five to
    * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
@@ -83,6 +85,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'labelled',
     list: 'table',
     status: 'word',
+    revokedIn: 'list',
     pages: 'one',
     scopes: 'plain',
     scopeField: 'text',
@@ -102,7 +105,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'page',
     value: 'sentence',
     list: 'list',
-    status: 'icon',
+    status: 'word',
+    revokedIn: 'part',
     pages: 'paged',
     scopes: 'chips',
     scopeField: 'text',
@@ -122,7 +126,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'panel',
     value: 'input',
     list: 'dated-table',
-    status: 'word',
+    status: 'icon',
+    revokedIn: 'list',
     pages: 'more',
     scopes: 'plain',
     scopeField: 'text',
@@ -143,6 +148,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'pre',
     list: 'cards',
     status: 'word',
+    revokedIn: 'list',
     pages: 'one',
     scopes: 'plain',
     scopeField: 'select',

@@ -17,9 +17,11 @@ async function session(uiVariant: UiVariant) {
   });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   // Six tokens: more than a list in parts shows at once.
-  for (const name of ['listed', 'second', 'third', 'fourth', 'fifth', 'sixth']) {
-    parts.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID]);
-  }
+  const issued = ['listed', 'second', 'third', 'fourth', 'fifth', 'sixth'].map((name) =>
+    parts.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID])
+  );
+  // The first revoked: a variant shows it in a part of its own.
+  parts.store.revoke(env.SLICER_USERNAME, issued[0]?.record.id ?? '');
   return { parts, get, cookie };
 }
 
@@ -73,6 +75,10 @@ describe('UI variants keep the documented labels and change everything else', ()
         style.status === 'icon',
       );
       assert.equal(tokens.includes('<span class="badge active">Active</span>'), style.status === 'word');
+      const apart =
+        /<h2>Revoked tokens<\/h2><ul class="token-list" aria-label="Permanent tokens"><li>listed <span class="muted">[^<]*<\/span> {2}<\/li><\/ul>/;
+      assert.equal(apart.test(tokens), style.revokedIn === 'part', `variant ${variant}: the revoked token in a part of its own, unmarked`);
+      assert.equal(tokens.includes('>Revoked</span>'), style.revokedIn === 'list' && style.status === 'word');
       assert.equal(tokens.includes('data-kind="chips"'), style.scopes === 'chips');
       const services = `<option value="${parts.store.serviceIds.slicer}">Slicing service</option>`;
       assert.equal(
