@@ -29,7 +29,11 @@ export class TokenList {
    * elements), the innermost element around it that holds a Revoke control,
    * says "revoked" (in its text or by an icon's label) or stands in a part of
    * the page titled "Revoked…". That is a table row, a list item or a box of
-   * any markup (in a part titled so, the element that shows the name).
+   * any markup (in a part titled so, the element that shows the name). An
+   * entry holds one token: an element that holds a list or table with a
+   * Revoke control, or two Revoke controls, is a list around other tokens'
+   * entries (the name shown beside it, as in "Token <b>name</b> created"),
+   * never the name's entry.
    *
    * @param name the token's name
    * @returns the entries' locator
@@ -40,7 +44,8 @@ export class TokenList {
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
     // An entry is small: larger elements (the list, the page) are passed over before their marks are looked for.
     const around = showing(this.page, name).locator(`xpath=ancestor-or-self::*[count(.//*) <= ${ENTRY_ELEMENTS}]`);
-    return marked(around.filter({ hasNot: inner }));
+    const lists = this.page.locator('table, ul, ol, [role=table], [role=grid], [role=list]').filter({ has: this.#revoke() });
+    return marked(around.filter({ hasNot: inner }).filter({ hasNot: lists }).filter({ hasNot: everyControl(this.page, 'Revoke').nth(1) }));
   }
 
   /**

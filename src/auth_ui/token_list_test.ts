@@ -77,3 +77,21 @@ test('an entry in a part titled "Revoked…" is revoked; a title that only menti
   assert.equal(await list.tokenRows().count(), 4, 'header rows are no entries');
   await page.close();
 });
+
+// After Done, a page that says "Token <b>name</b> created" above a part of the list that does not hold the new token (it
+// is on another page): the list, a table or boxes, is not the name's entry, and its Revoke controls are not the token's.
+for (
+  const [kind, list] of [
+    ['a table', '<table><tr><td>older</td><td><button>Revoke</button></td></tr></table>'],
+    ['two boxes', '<div><div><h3>older</h3><button>Revoke</button></div><div><h3>oldest</h3><button>Revoke</button></div></div>'],
+  ]
+) {
+  test(`a name shown beside ${kind} of other tokens has no entry there`, async () => {
+    const page = await browser.newPage();
+    await page.setContent(`<main><p class="flash">Token <b>new one</b> created.</p>${list}</main>`);
+    const tokens = new TokenList(page);
+    assert.equal(await tokens.row('new one').count(), 0);
+    assert.equal(await tokens.row('older').count(), 1, 'the entries of the list are still found');
+    await page.close();
+  });
+}
