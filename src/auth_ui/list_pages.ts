@@ -3,10 +3,11 @@
  * list that every nightly run adds to grows past one page on many services:
  * it is walked through the controls such lists commonly have, "Next",
  * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«", "‹"), and each page
- * shown whole through "Load more", "Show more" or "Show all"; each control
- * found as 5.3's controls are (a button, a link, a tab or a menu item),
- * visible and enabled. A list without them is one page. A
- * list that grows only as it is scrolled is read as far as it shows.
+ * shown whole through "Load more", "Show more" or "Show all", and with its
+ * collapsed part of revoked tokens (a `<details>` whose summary says
+ * "revoked") opened; each control found as 5.3's controls are (a button, a
+ * link, a tab or a menu item), visible and enabled. A list without them is
+ * one page. A list that grows only as it is scrolled is read as far as it shows.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { everyControl, loaded } from './controls.ts';
@@ -105,6 +106,22 @@ async function chooseWhileShown(page: Page, label: RegExp, shown: string): Promi
 }
 
 /**
+ * Opens the page's collapsed parts whose summary says "revoked" ("Revoked tokens (3)"), where a list keeps its
+ * revoked tokens out of sight. Other collapsed parts (menus, help) are left closed.
+ *
+ * @param page the page
+ * @throws Error when such a part stays closed after it was chosen
+ */
+async function openRevokedParts(page: Page): Promise<void> {
+  const closed = page.locator('details:not([open]) > summary').filter({ hasText: /revoked/i, visible: true });
+  for (let opened = 0; opened < MAX_PAGES; opened++) {
+    if ((await closed.count()) === 0) return;
+    await closed.first().click();
+  }
+  throw new Error(`The token list's collapsed part "${(await closed.first().textContent())?.trim()}" does not open`);
+}
+
+/**
  * Visits the page showing and every page after it, each shown whole, until the visit says to stop.
  *
  * @param page the page
@@ -115,6 +132,7 @@ async function chooseWhileShown(page: Page, label: RegExp, shown: string): Promi
 export async function fromHere(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
   for (let visited = 0; visited < MAX_PAGES; visited++) {
     await chooseWhileShown(page, MORE, 'Load more');
+    await openRevokedParts(page);
     if (await visit()) return true;
     if (!(await nextPage(page))) return false;
   }

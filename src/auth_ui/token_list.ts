@@ -255,8 +255,9 @@ const REVOKED = /revoked/i;
 /** A mark that says only that: a status badge, not help text that mentions revoking. */
 const REVOKED_MARK = /^\s*revoked\s*$/i;
 
-/** Headings of a part of the page: `<h1>`–`<h6>`, `role=heading`, a table's caption, a fieldset's legend. */
-const HEADING = 'self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading" or self::caption or self::legend';
+/** Headings of a part of the page: `<h1>`–`<h6>`, `role=heading`, a table's caption, a fieldset's legend, a `<details>`'s summary. */
+const HEADING =
+  'self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading" or self::caption or self::legend or self::summary';
 
 /** The XPath condition that a text starts with "revoked", in any case, after spaces. */
 const startsRevoked = (text: string) => `starts-with(translate(normalize-space(${text}), "REVOKED", "revoked"), "revoked")`;

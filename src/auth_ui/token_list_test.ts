@@ -95,3 +95,15 @@ for (
     await page.close();
   });
 }
+
+test('a collapsed part whose summary says "revoked" is opened to read it; other collapsed parts stay closed', async () => {
+  const page = await browser.newPage();
+  await page.setContent(`<details><summary>Account</summary><a href="#">Sign out</a></details>
+    <ul><li>kept <button>Revoke</button></li></ul>
+    <details><summary>Revoked tokens (1)</summary><ul><li>gone</li></ul></details>`);
+  const list = new TokenList(page);
+  assert.equal(await list.isRevoked('gone'), true);
+  assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
+  assert.deepEqual(await page.locator('details').evaluateAll((parts) => parts.map((part) => part.hasAttribute('open'))), [false, true]);
+  await page.close();
+});

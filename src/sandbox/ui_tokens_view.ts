@@ -34,7 +34,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
   const pager = pagerOf(style, number, pages);
   const status = (t: TokenRecord) => {
     const [state, word, icon] = t.revokedAt === undefined ? ['active', 'Active', '●'] : ['revoked', 'Revoked', '⊘'];
-    if (state === 'revoked' && style.revokedIn === 'part') return '';
+    if (state === 'revoked' && style.revokedIn !== 'list') return '';
     return style.status === 'word'
       ? html`<span class="badge ${state}">${word}</span>`
       : html`<span class="badge ${state}" role="img" aria-label="${word}" title="${word}">${icon}</span>`;
@@ -79,12 +79,14 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
           )
         }</div>`,
     }[style.list])();
-  // The list, or the active tokens and then, in a part of their own, the revoked ones.
+  // The list, or the active tokens and then, collapsed in a part of their own, the revoked ones.
   const revoked = tokens.filter((t) => t.revokedAt !== undefined);
   const list = () =>
     style.revokedIn === 'list' || revoked.length === 0
       ? listOf(tokens)
-      : html`${listOf(tokens.filter((t) => t.revokedAt === undefined))}<h2>Revoked tokens</h2>${listOf(revoked)}`;
+      : html`${listOf(tokens.filter((t) => t.revokedAt === undefined))}<details>
+      <summary>Revoked tokens (${revoked.length})</summary>${listOf(revoked)}
+    </details>`;
   // On a form of its own page, a plain link to it; otherwise the script opens the form.
   const newToken = style.form === 'page'
     ? html`<a class="button primary" href="/security/tokens/new">${says(style, 'New permanent token')}</a>`

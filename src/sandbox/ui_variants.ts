@@ -31,8 +31,11 @@ export interface UiStyle {
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
   /** How an entry shows its token's state: a word ("Active", "Revoked"), or an icon named only by its `aria-label` and `title`. */
   readonly status: 'word' | 'icon';
-  /** Where revoked tokens show: in the list, marked; or in a part of their own after the active ones, titled "Revoked tokens", unmarked. */
-  readonly revokedIn: 'list' | 'part';
+  /**
+   * Where revoked tokens show: in the list, marked; or unmarked, after the active ones, in a collapsed `<details>`
+   * whose summary says "Revoked tokens (N)".
+   */
+  readonly revokedIn: 'list' | 'collapsed';
   /**
    * The token list's pages: all tokens on one page, newest first; or five to
    * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
@@ -106,7 +109,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'sentence',
     list: 'list',
     status: 'word',
-    revokedIn: 'part',
+    revokedIn: 'collapsed',
     pages: 'paged',
     scopes: 'chips',
     scopeField: 'text',
