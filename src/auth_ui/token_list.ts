@@ -39,7 +39,9 @@ export class TokenList {
    * @returns the entries' locator
    */
   row(name: string): Locator {
-    const marked = (elements: Locator) => elements.filter({ has: this.#revoke() }).or(this.#sayRevoked(elements));
+    // One pass for the marks: a Revoke control, an icon that says "revoked", or the element itself in a part titled so.
+    const mark = this.#revoke().or(this.page.locator(REVOKED_ICON)).or(this.#inRevokedPart());
+    const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
     // An entry is small: larger elements (the list, the page) are passed over before their marks are looked for.
@@ -62,14 +64,18 @@ export class TokenList {
   }
 
   /**
-   * Of some elements, those that show their token as revoked: they say "revoked" (in their text, or by an icon's
-   * label, title or alternative text), or they stand in a part titled "Revoked…" and hold no Revoke control nor
-   * column header (a table's header row).
+   * Of some elements, those that show their token as revoked: they say "revoked" in their text; or they hold no
+   * Revoke control nor column header (a table's header row), and hold an icon that says "revoked" (by its label,
+   * title or alternative text) or stand in a part titled "Revoked…".
    */
   #sayRevoked(elements: Locator): Locator {
-    const titled = elements.locator(`xpath=self::*[${IN_REVOKED_PART}]`).filter({ hasNot: this.#revoke() })
-      .filter({ hasNot: this.page.getByRole('columnheader') });
-    return elements.filter({ hasText: REVOKED }).or(elements.filter({ has: this.page.locator(REVOKED_ICON) })).or(titled);
+    const unmarked = elements.filter({ hasNot: this.#revoke() }).filter({ hasNot: this.page.getByRole('columnheader') });
+    return elements.filter({ hasText: REVOKED }).or(unmarked.filter({ has: this.page.locator(REVOKED_ICON).or(this.#inRevokedPart()) }));
+  }
+
+  /** @returns the element itself when it stands in a part titled "Revoked…" (for `has`, which takes the element itself too) */
+  #inRevokedPart(): Locator {
+    return this.page.locator(`xpath=self::*[${IN_REVOKED_PART}]`);
   }
 
   /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */
