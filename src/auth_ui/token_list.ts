@@ -40,7 +40,7 @@ export class TokenList {
    */
   row(name: string): Locator {
     // One pass for the marks: a Revoke control, an icon that says "revoked", or the element itself in a part titled so.
-    const mark = this.#revoke().or(this.page.locator(REVOKED_ICON)).or(this.#inRevokedPart());
+    const mark = this.#revoke().or(this.#revokedMark());
     const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
@@ -70,12 +70,15 @@ export class TokenList {
    */
   #sayRevoked(elements: Locator): Locator {
     const unmarked = elements.filter({ hasNot: this.#revoke() }).filter({ hasNot: this.page.getByRole('columnheader') });
-    return elements.filter({ hasText: REVOKED }).or(unmarked.filter({ has: this.page.locator(REVOKED_ICON).or(this.#inRevokedPart()) }));
+    return elements.filter({ hasText: REVOKED }).or(unmarked.filter({ has: this.#revokedMark() }));
   }
 
-  /** @returns the element itself when it stands in a part titled "Revoked…" (for `has`, which takes the element itself too) */
-  #inRevokedPart(): Locator {
-    return this.page.locator(`xpath=self::*[${IN_REVOKED_PART}]`);
+  /**
+   * @returns an icon that says "revoked", or the element itself when it stands in a part titled "Revoked…" (for
+   * `has`, which takes the element itself too)
+   */
+  #revokedMark(): Locator {
+    return this.page.locator(REVOKED_ICON).or(this.page.locator(`xpath=self::*[${IN_REVOKED_PART}]`));
   }
 
   /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */

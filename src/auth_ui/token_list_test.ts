@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Browser, chromium } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './browser.ts';
 import { TokenList } from './token_list.ts';
 
@@ -13,6 +13,13 @@ after(async () => {
   await browser.close();
 });
 
+/** A new page showing this markup. */
+async function pageWith(html: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setContent(html);
+  return page;
+}
+
 // A status shown as a symbol named by its label or title only; a Revoke control whose tooltip mentions "revoked".
 const ICONS = `<table><tr><th>Name</th><th>State</th><th></th></tr>
   <tr><td>kept</td><td><span role="img" aria-label="Active">●</span></td>
@@ -22,8 +29,7 @@ const ICONS = `<table><tr><th>Name</th><th>State</th><th></th></tr>
 </table>`;
 
 test('an entry says "revoked" by an icon\'s label, title or alternative text; a Revoke control\'s tooltip does not', async () => {
-  const page = await browser.newPage();
-  await page.setContent(ICONS);
+  const page = await pageWith(ICONS);
   const list = new TokenList(page);
   assert.deepEqual(await list.list(), [
     { name: 'kept', revoked: false },
@@ -39,8 +45,7 @@ test('an entry says "revoked" by an icon\'s label, title or alternative text; a 
 });
 
 test('boxes that show tokens by icons only cannot be listed, and the error says why', async () => {
-  const page = await browser.newPage();
-  await page.setContent('<div><div><h3>gone</h3><span role="img" aria-label="Revoked">⊘</span></div></div>');
+  const page = await pageWith('<div><div><h3>gone</h3><span role="img" aria-label="Revoked">⊘</span></div></div>');
   await assert.rejects(new TokenList(page).list(), /a Revoke control or a "Revoked" mark\) but no table row or list item holds them/);
   await page.close();
 });
@@ -61,8 +66,7 @@ const PARTS = `<div>
 <footer>${'<span></span>'.repeat(200)}</footer>`;
 
 test('an entry in a part titled "Revoked…" is revoked; a title that only mentions revoking does not count', async () => {
-  const page = await browser.newPage();
-  await page.setContent(PARTS);
+  const page = await pageWith(PARTS);
   const list = new TokenList(page);
   assert.deepEqual(await list.list(), [
     { name: 'kept', revoked: false },
@@ -87,8 +91,7 @@ for (
   ]
 ) {
   test(`a name shown beside ${kind} of other tokens has no entry there`, async () => {
-    const page = await browser.newPage();
-    await page.setContent(`<main><p class="flash">Token <b>new one</b> created.</p>${list}</main>`);
+    const page = await pageWith(`<main><p class="flash">Token <b>new one</b> created.</p>${list}</main>`);
     const tokens = new TokenList(page);
     assert.equal(await tokens.row('new one').count(), 0);
     assert.equal(await tokens.row('older').count(), 1, 'the entries of the list are still found');
@@ -97,8 +100,7 @@ for (
 }
 
 test('a collapsed part whose summary says "revoked" is opened to read it; other collapsed parts stay closed', async () => {
-  const page = await browser.newPage();
-  await page.setContent(`<details><summary>Account</summary><a href="#">Sign out</a></details>
+  const page = await pageWith(`<details><summary>Account</summary><a href="#">Sign out</a></details>
     <ul><li>kept <button>Revoke</button></li></ul>
     <details><summary>Revoked tokens (1)</summary><ul><li>gone</li></ul></details>`);
   const list = new TokenList(page);
