@@ -4,10 +4,10 @@
  * it is walked through the controls such lists commonly have, "Next",
  * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«", "‹"), and each page
  * shown whole through "Load more", "Show more" or "Show all", and with its
- * collapsed part of revoked tokens (a `<details>` whose summary says
- * "revoked") opened; each control found as 5.3's controls are (a button, a
- * link, a tab or a menu item), visible and enabled. A list without them is
- * one page. A list that grows only as it is scrolled is read as far as it shows.
+ * revoked tokens shown (see {@link showRevoked}); each control found as 5.3's
+ * controls are (a button, a link, a tab or a menu item), visible and enabled.
+ * A list without them is one page. A list that grows only as it is scrolled is
+ * read as far as it shows.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { everyControl, loaded } from './controls.ts';
@@ -105,20 +105,40 @@ async function chooseWhileShown(page: Page, label: RegExp, shown: string): Promi
   throw new Error(`The token list still offers "${shown}" after ${MAX_PAGES} times`);
 }
 
+/** A switch that shows revoked tokens ("Show revoked tokens", "Include revoked"). */
+export const SHOW_REVOKED = /^\s*(?:show|include|display)\b.*\brevoked\b/i;
+
+/** A switch that hides them ("Hide revoked tokens"). */
+export const HIDE_REVOKED = /^\s*hide\b.*\brevoked\b/i;
+
 /**
- * Opens the page's collapsed parts whose summary says "revoked" ("Revoked tokens (3)"), where a list keeps its
- * revoked tokens out of sight. Other collapsed parts (menus, help) are left closed.
+ * Shows the revoked tokens that the page keeps out of sight: it opens the collapsed parts whose summary says
+ * "revoked" ("Revoked tokens (3)"), checks a checkbox or switch that shows them and is off, unchecks one that hides
+ * them and is on, and presses a toggle button (one with `aria-pressed`) that shows them. Only controls whose state
+ * can be read are chosen, so a second visit never hides them again. Other collapsed parts (menus, help) and other
+ * switches are left as they are.
  *
  * @param page the page
- * @throws Error when such a part stays closed after it was chosen
+ * @throws Error when such a control is still off after it was chosen {@link MAX_PAGES} times
  */
-async function openRevokedParts(page: Page): Promise<void> {
-  const closed = page.locator('details:not([open]) > summary').filter({ hasText: /revoked/i, visible: true });
-  for (let opened = 0; opened < MAX_PAGES; opened++) {
-    if ((await closed.count()) === 0) return;
-    await closed.first().click();
+async function showRevoked(page: Page): Promise<void> {
+  const switches = (name: RegExp, checked: boolean) =>
+    page.getByRole('checkbox', { name, checked }).or(page.getByRole('switch', { name, checked }));
+  const off = page.locator('details:not([open]) > summary').filter({ hasText: /revoked/i })
+    .or(switches(SHOW_REVOKED, false))
+    .or(switches(HIDE_REVOKED, true))
+    .or(page.getByRole('button', { name: SHOW_REVOKED, pressed: false }).and(page.locator('[aria-pressed]')))
+    .filter({ visible: true });
+  // A page with no switch at all (a long list of Revoke buttons) is told by one CSS query, not a role query per kind.
+  const any = page.locator('details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed]');
+  for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
+    if ((await any.count()) === 0 || (await off.count()) === 0) return;
+    await off.first().click();
+    await loaded(page);
   }
-  throw new Error(`The token list's collapsed part "${(await closed.first().textContent())?.trim()}" does not open`);
+  throw new Error(
+    `The token list still keeps revoked tokens out of sight after ${MAX_PAGES} choices: a collapsed part or a switch that shows them stays closed or off`,
+  );
 }
 
 /**
@@ -132,7 +152,7 @@ async function openRevokedParts(page: Page): Promise<void> {
 export async function fromHere(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
   for (let visited = 0; visited < MAX_PAGES; visited++) {
     await chooseWhileShown(page, MORE, 'Load more');
-    await openRevokedParts(page);
+    await showRevoked(page);
     if (await visit()) return true;
     if (!(await nextPage(page))) return false;
   }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BACK, MORE, NEXT } from './list_pages.ts';
+import { BACK, HIDE_REVOKED, MORE, NEXT, SHOW_REVOKED } from './list_pages.ts';
 
-// The labels of pagers in common use, each read as one kind only; "»" alone (often "Last") and page numbers as none.
-const LABELS: [string, 'next' | 'back' | 'more' | undefined][] = [
+// The labels of pagers and of switches that show revoked tokens, in common use, each read as one kind only; "»" alone
+// (often "Last"), page numbers and a lone "Revoked" (a status) as none.
+const LABELS: [string, 'next' | 'back' | 'more' | 'show' | 'hide' | undefined][] = [
   ['Next', 'next'],
   ['Next ›', 'next'],
   ['next »', 'next'],
@@ -31,11 +32,19 @@ const LABELS: [string, 'next' | 'back' | 'more' | undefined][] = [
   ['Next steps for your token', undefined],
   ['First token', undefined],
   ['Load', undefined],
+  ['Show revoked tokens', 'show'],
+  ['Include revoked', 'show'],
+  ['Display revoked tokens too', 'show'],
+  ['Hide revoked tokens', 'hide'],
+  ['Revoked', undefined],
+  ['Showing 3 revoked tokens', undefined],
+  ['Show unrevoked', undefined],
 ];
 
 for (const [label, kind] of LABELS) {
   test(`"${label}" is ${kind ?? 'no pager control'}`, () => {
-    const kinds = ([['next', NEXT], ['back', BACK], ['more', MORE]] as const).filter(([, pattern]) => pattern.test(label));
+    const patterns = [['next', NEXT], ['back', BACK], ['more', MORE], ['show', SHOW_REVOKED], ['hide', HIDE_REVOKED]] as const;
+    const kinds = patterns.filter(([, pattern]) => pattern.test(label));
     assert.deepEqual(kinds.map(([name]) => name), kind ? [kind] : []);
   });
 }

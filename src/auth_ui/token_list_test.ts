@@ -109,3 +109,51 @@ test('a collapsed part whose summary says "revoked" is opened to read it; other 
   assert.deepEqual(await page.locator('details').evaluateAll((parts) => parts.map((part) => part.hasAttribute('open'))), [false, true]);
   await page.close();
 });
+
+// Revoked tokens out of sight until a switch shows them: a checkbox, a toggle button, a switch that hides them. A
+// "Show revoked" button that does not say whether it is pressed, and other checkboxes, are left alone.
+const SWITCHED = `<label><input type="checkbox" id="remember"> Remember this view</label>
+  <label><input type="checkbox" id="show"> Show revoked tokens</label>
+  <button type="button" aria-pressed="false" id="include">Include revoked</button>
+  <div role="switch" tabindex="0" aria-checked="true" id="hide">Hide revoked</div>
+  <button type="button" id="plain">Show revoked</button>
+  <ul><li>kept <button>Revoke</button></li></ul>
+  <ul id="by-show" hidden><li>gone one <span>Revoked</span></li></ul>
+  <ul id="by-include" hidden><li>gone two <span>Revoked</span></li></ul>
+  <ul id="by-hide" hidden><li>gone three <span>Revoked</span></li></ul>
+  <script>
+    const $ = (id) => document.getElementById(id);
+    $('show').addEventListener('change', () => { $('by-show').hidden = !$('show').checked; });
+    $('include').addEventListener('click', () => {
+      const pressed = $('include').getAttribute('aria-pressed') !== 'true';
+      $('include').setAttribute('aria-pressed', String(pressed));
+      $('by-include').hidden = !pressed;
+    });
+    $('hide').addEventListener('click', () => {
+      const hiding = $('hide').getAttribute('aria-checked') !== 'true';
+      $('hide').setAttribute('aria-checked', String(hiding));
+      $('by-hide').hidden = hiding;
+    });
+    $('plain').addEventListener('click', () => { document.body.dataset.plain = 'clicked'; });
+  </script>`;
+
+test('revoked tokens kept out of sight are shown by the switches whose state can be read, once', async () => {
+  const page = await pageWith(SWITCHED);
+  const list = new TokenList(page);
+  for (const name of ['gone one', 'gone two', 'gone three', 'gone one']) assert.equal(await list.isRevoked(name), true, name);
+  const state = await page.evaluate(() => ({
+    remember: (document.getElementById('remember') as HTMLInputElement).checked,
+    show: (document.getElementById('show') as HTMLInputElement).checked,
+    include: document.getElementById('include')?.getAttribute('aria-pressed'),
+    hide: document.getElementById('hide')?.getAttribute('aria-checked'),
+    plain: document.body.dataset.plain ?? 'not clicked',
+  }));
+  assert.deepEqual(state, { remember: false, show: true, include: 'true', hide: 'false', plain: 'not clicked' });
+  assert.deepEqual((await list.list()).map(({ name, revoked }) => `${revoked ? 'revoked' : 'active'} ${name}`), [
+    'active kept',
+    'revoked gone one',
+    'revoked gone two',
+    'revoked gone three',
+  ]);
+  await page.close();
+});

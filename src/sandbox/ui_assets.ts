@@ -51,6 +51,7 @@ div.top[role=tablist], ul.top[role=menubar] { display:flex; gap: 4px; padding: 0
 div.top[role=tablist] a, ul.top[role=menubar] a { padding: 12px 14px; color: var(--muted); text-decoration:none; font-weight:600; font-size: 13px; }
 nav.top form { margin: 8px 0; }
 .caps { text-transform: uppercase; }
+label.inline { display: flex; gap: 6px; align-items: center; font-weight: 500; }
 `;
 
 /**
@@ -173,6 +174,8 @@ document.addEventListener('click', async (event) => {
   const response = await json(button.dataset.revoke);
   if (response.ok) location.reload();
 });
+// "Show revoked tokens": shows or hides the revoked tokens listed after the active ones.
+$('show-revoked')?.addEventListener('change', (event) => { $('revoked-tokens').hidden = !event.target.checked; });
 // "Load more": the next part's entries are added to the list, and the button then loads the part after it, if any.
 const more = document.querySelector('button[data-more]');
 more?.addEventListener('click', async () => {

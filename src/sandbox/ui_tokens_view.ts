@@ -34,7 +34,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
   const pager = pagerOf(style, number, pages);
   const status = (t: TokenRecord) => {
     const [state, word, icon] = t.revokedAt === undefined ? ['active', 'Active', '●'] : ['revoked', 'Revoked', '⊘'];
-    if (state === 'revoked' && style.revokedIn !== 'list') return '';
+    if (state === 'revoked' && style.revokedIn === 'collapsed') return '';
     return style.status === 'word'
       ? html`<span class="badge ${state}">${word}</span>`
       : html`<span class="badge ${state}" role="img" aria-label="${word}" title="${word}">${icon}</span>`;
@@ -79,14 +79,23 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
           )
         }</div>`,
     }[style.list])();
-  // The list, or the active tokens and then, collapsed in a part of their own, the revoked ones.
+  // The list; or the active tokens and then the revoked ones, collapsed in a part of their own or hidden until
+  // "Show revoked tokens" is checked.
   const revoked = tokens.filter((t) => t.revokedAt !== undefined);
+  const active = () => listOf(tokens.filter((t) => t.revokedAt === undefined));
   const list = () =>
-    style.revokedIn === 'list' || revoked.length === 0
-      ? listOf(tokens)
-      : html`${listOf(tokens.filter((t) => t.revokedAt === undefined))}<details>
+    ({
+      list: () => listOf(tokens),
+      collapsed: () =>
+        revoked.length === 0 ? listOf(tokens) : html`${active()}<details>
       <summary>Revoked tokens (${revoked.length})</summary>${listOf(revoked)}
-    </details>`;
+    </details>`,
+      hidden: () =>
+        html`
+          <label class="inline"><input type="checkbox" id="show-revoked"> Show revoked tokens</label>${active()}<div
+            id="revoked-tokens" hidden>${listOf(revoked)}</div>
+        `,
+    }[style.revokedIn])();
   // On a form of its own page, a plain link to it; otherwise the script opens the form.
   const newToken = style.form === 'page'
     ? html`<a class="button primary" href="/security/tokens/new">${says(style, 'New permanent token')}</a>`

@@ -32,10 +32,11 @@ export interface UiStyle {
   /** How an entry shows its token's state: a word ("Active", "Revoked"), or an icon named only by its `aria-label` and `title`. */
   readonly status: 'word' | 'icon';
   /**
-   * Where revoked tokens show: in the list, marked; or unmarked, after the active ones, in a collapsed `<details>`
-   * whose summary says "Revoked tokens (N)".
+   * Where revoked tokens show: in the list, marked; unmarked, after the active ones, in a collapsed `<details>`
+   * whose summary says "Revoked tokens (N)"; or marked, after the active ones, hidden until a "Show revoked tokens"
+   * checkbox is checked.
    */
-  readonly revokedIn: 'list' | 'collapsed';
+  readonly revokedIn: 'list' | 'collapsed' | 'hidden';
   /**
    * The token list's pages: all tokens on one page, newest first; or five to
    * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
@@ -151,7 +152,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     value: 'pre',
     list: 'cards',
     status: 'word',
-    revokedIn: 'list',
+    revokedIn: 'hidden',
     pages: 'one',
     scopes: 'plain',
     scopeField: 'select',

@@ -75,7 +75,7 @@ describe('UI variants keep the documented labels and change everything else', ()
         style.status === 'icon',
       );
       assert.equal(tokens.includes('<span class="badge active">Active</span>'), style.status === 'word');
-      assert.equal(tokens.includes('>Revoked</span>'), style.revokedIn === 'list' && style.status === 'word');
+      assert.equal(tokens.includes('>Revoked</span>'), style.revokedIn !== 'collapsed' && style.status === 'word');
       const collapsed =
         /<details>\s*<summary>Revoked tokens \(1\)<\/summary><ul class="token-list" aria-label="Permanent tokens"><li>listed <span class="muted">[^<]*<\/span> {2}<\/li><\/ul>/;
       assert.equal(
@@ -83,6 +83,9 @@ describe('UI variants keep the documented labels and change everything else', ()
         style.revokedIn === 'collapsed',
         `variant ${variant}: the revoked token unmarked, in a collapsed part`,
       );
+      const hidden =
+        /<input type="checkbox" id="show-revoked"> Show revoked tokens<\/label>.*<div\s+id="revoked-tokens" hidden>.*>listed</s;
+      assert.equal(hidden.test(tokens), style.revokedIn === 'hidden', `variant ${variant}: the revoked token hidden until shown`);
       assert.equal(tokens.includes('data-kind="chips"'), style.scopes === 'chips');
       const services = `<option value="${parts.store.serviceIds.slicer}">Slicing service</option>`;
       assert.equal(
