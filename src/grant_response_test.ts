@@ -133,6 +133,21 @@ describe('processGrantResponse', () => {
     assert.deepEqual(error.paths, ['token_type', 'expires_in']);
   });
 
+  test('a required field left out is said to be missing, not to be an object', async () => {
+    const error = await failure(json({ expires_in: '3600' }));
+    assert.ok(error instanceof TokenResponseError);
+    assert.equal(error.message, `${WHERE}: the token response is malformed: token_type is missing; access_token is missing`);
+    assert.deepEqual(error.paths, ['token_type', 'access_token']);
+  });
+
+  // RFC 6749 §5.1 lets a server leave expires_in out when the default is documented: contract part 8 documents 3600 s.
+  test('an expires_in left out or null is the documented 3600 s', async () => {
+    for (const expires_in of [undefined, null]) {
+      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in }), SCOPE, 500, []);
+      assert.deepEqual(grant, { token: 'tok', expiresAt: 500 + 3600_000, lifetime: 3600_000 }, String(expires_in));
+    }
+  });
+
   test('a token for another scope is refused, naming that scope with the token redacted', async () => {
     const error = await failure(json({ access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: 'service_id=other tok' }));
     assert.ok(error instanceof TokenResponseError);

@@ -188,10 +188,13 @@ describe('processGrantResponse: status, content type and body → grant, or code
     ['a wrong token_type', 200, 'application/json', JSON.stringify({ ...good, token_type: 'MAC' }), 'TOKEN_RESPONSE_INVALID', [
       'token_type',
     ]],
-    ['missing fields', 200, 'application/json', JSON.stringify({ token_type: 'Bearer', scope: SCOPE }), 'TOKEN_RESPONSE_INVALID', [
+    ['missing fields', 200, 'application/json', JSON.stringify({ scope: SCOPE }), 'TOKEN_RESPONSE_INVALID', [
+      'token_type',
       'access_token',
-      'expires_in',
     ]],
+    ['no expires_in (contract part 8: 3600 s)', 200, 'application/json', JSON.stringify({ ...good, expires_in: undefined }), {
+      lifetime: 3600_000,
+    }],
     [
       'an expires_in that is no number',
       200,

@@ -30,10 +30,14 @@ for (const service of ['slicer', 'predict'] as const satisfies readonly Service[
       expect(body.token_type, '4.1 token_type').toBe('Bearer');
       expect(body.scope, '4.1 scope: the requested scope is echoed').toBe(api.scope(service));
       expect(typeof body.access_token === 'string' && body.access_token.length > 0, '4.1 access_token is a non-empty string').toBe(true);
+      const got = body.expires_in === undefined
+        ? 'none (left out)'
+        : body.expires_in === null
+        ? 'null'
+        : `a JSON ${typeof body.expires_in}`;
       expect(
         typeof body.expires_in,
-        `4.1 expires_in drifted from the documented type: documented as a string holding seconds ("3600"), got a JSON ${typeof body
-          .expires_in}`,
+        `4.1 expires_in drifted from the documented type: documented as a string holding seconds ("3600"), got ${got}`,
       ).toBe('string');
       expect(body.expires_in, '4.1 expires_in: 3600 seconds').toBe('3600');
     });

@@ -193,6 +193,13 @@ describe('slicer-auth doctor', () => {
       line(run, 'token request (slicer)'),
       /^! .*valid 3600 s.*; expires_in is a JSON number, documented as a string; scope is left out, documented as the requested scope\n\s+fix: nothing to do here: the client accepts this/,
     );
+    const scope = `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
+    h.sandbox.store.addFault({ status: 200, body: JSON.stringify({ token_type: 'Bearer', access_token: 'no-lifetime', scope }), times: 1 });
+    const left = await doctor({}, ['--scope', 'slicer']);
+    assert.match(
+      line(left, 'token request (slicer)'),
+      /^! .*valid 3600 s.*; expires_in is left out, taken as the documented 3600 s\n\s+fix: nothing to do here: the client accepts this/,
+    );
   });
 
   test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {

@@ -7,6 +7,7 @@ import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
 import { isMisaddressed, processGrantResponse } from '../../grant_response.ts';
+import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
@@ -63,7 +64,11 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
     let result: Outcome = ok(reason);
     const body = JSON.parse(raw) as { expires_in?: unknown; scope?: unknown };
     const deviations = [
-      typeof body.expires_in === 'string' ? '' : 'expires_in is a JSON number, documented as a string',
+      typeof body.expires_in === 'string'
+        ? ''
+        : body.expires_in === undefined || body.expires_in === null
+        ? `expires_in is left out, taken as the documented ${DOCUMENTED_EXPIRES_IN} s`
+        : 'expires_in is a JSON number, documented as a string',
       body.scope === scope ? '' : `scope is ${body.scope === undefined ? 'left out' : 'a list'}, documented as the requested scope`,
     ].filter(Boolean);
     if (deviations.length > 0) {
