@@ -36,10 +36,32 @@ export async function oauthFields(response: Response, secrets: readonly (string 
   } catch {
     // not JSON: no OAuth fields (the schema below refuses undefined)
   }
+  return oauthOf(json, secrets);
+}
+
+/** The OAuth fields of a parsed body, as {@link oauthFields} returns them. */
+function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
   const body = v.safeParse(OAuthErrorSchema, json);
   if (!body.success) return {};
   const clean = (value: string | undefined) => (value === undefined ? undefined : redact(value, secrets));
   return { error: clean(body.output.error), error_description: clean(body.output.error_description) };
+}
+
+/**
+ * The error for a refused token request: its status and OAuth fields, and for a status that says nothing takes
+ * token requests there, the address to check.
+ */
+function refused(where: string, response: Response, oauth: Awaited<ReturnType<typeof oauthFields>>): TokenRequestRejectedError {
+  const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+  const refusal = { status: response.status, ...oauth };
+  const hint = isMisaddressed(refusal)
+    ? "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
+      '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)'
+    : '';
+  return new TokenRequestRejectedError(
+    `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,
+    { ...refusal, response },
+  );
 }
 
 /**
@@ -51,7 +73,7 @@ export async function oauthFields(response: Response, secrets: readonly (string 
  * @param secrets values to redact from any message
  * @returns the grant
  * @throws {TokenEndpointRedirectError} `TOKEN_ENDPOINT_REDIRECT` for a 3xx
- * @throws {TokenRequestRejectedError} `TOKEN_REQUEST_REJECTED` for a 4xx
+ * @throws {TokenRequestRejectedError} `TOKEN_REQUEST_REJECTED` for a 4xx, or a 2xx that carries an OAuth error and no token
  * @throws {TokenResponseError} `TOKEN_RESPONSE_INVALID` for a 2xx that is not a valid token response
  */
 export async function processGrantResponse(
@@ -73,19 +95,7 @@ export async function processGrantResponse(
       { status: response.status, location: target ? redact(shown, secrets) : undefined },
     );
   }
-  if (!response.ok) {
-    const oauth = await oauthFields(response, secrets);
-    const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
-    const refusal = { status: response.status, ...oauth };
-    const hint = isMisaddressed(refusal)
-      ? "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
-        '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)'
-      : '';
-    throw new TokenRequestRejectedError(
-      `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,
-      { ...refusal, response },
-    );
-  }
+  if (!response.ok) throw refused(where, response, await oauthFields(response, secrets));
   const contentType = response.headers.get('content-type') ?? 'no content type';
   const text = await response.text();
   let json: unknown;
@@ -106,6 +116,9 @@ export async function processGrantResponse(
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new TokenResponseError(`${where}: the token response is not a JSON object`, ['(body)']);
   }
+  // A refusal answered with a 2xx, as some servers send one: an OAuth error and no token.
+  const oauth = oauthOf(json, secrets);
+  if (oauth.error && !('access_token' in json)) throw refused(where, response, oauth);
   const result = v.safeParse(TokenResponseSchema, json);
   if (!result.success) {
     // Stryker disable next-line StringLiteral: unreachable fallback, every issue below an object checked above has a path

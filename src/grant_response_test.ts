@@ -68,6 +68,24 @@ describe('processGrantResponse', () => {
     assert.equal(descriptionOnly.message, `${WHERE}: the token endpoint answered 403 locked`);
   });
 
+  // Some servers answer a refused grant with 200: read as a token answer, it said "token_type is missing".
+  test('a 2xx carrying an OAuth error and no access_token is a refusal; one that carries a token is a token', async () => {
+    const error = await failure(json({ error: 'invalid_grant', error_description: 'bad password hunter2' }), ['hunter2']);
+    assert.ok(error instanceof TokenRequestRejectedError);
+    assert.equal(error.message, `${WHERE}: the token endpoint answered 200 invalid_grant: bad password [redacted]`);
+    assert.deepEqual([error.status, error.error, error.error_description], [200, 'invalid_grant', 'bad password [redacted]']);
+    const described = await failure(json({ error_description: 'locked', token_type: 'Bearer' }));
+    assert.ok(described instanceof TokenResponseError, 'a description alone is no refusal');
+    assert.equal(described.message, `${WHERE}: the token response is malformed: access_token is missing`);
+    const grant = await processGrantResponse(
+      json({ error: 'none', access_token: 'tok', token_type: 'Bearer', expires_in: '60' }),
+      SCOPE,
+      0,
+      [],
+    );
+    assert.deepEqual(grant, { token: 'tok', expiresAt: 60_000, lifetime: 60_000 });
+  });
+
   test('a refusal whose body is not JSON, or not OAuth fields, names the status alone', async () => {
     for (const body of ['<h1>Forbidden</h1>', '{"error": 42}', '"denied"', '[]']) {
       const error = await failure(answer(body, { status: 401 }));
