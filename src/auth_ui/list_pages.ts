@@ -111,12 +111,16 @@ export const SHOW_REVOKED = /^\s*(?:show|include|display)\b.*\brevoked\b/i;
 /** A switch that hides them ("Hide revoked tokens"). */
 export const HIDE_REVOKED = /^\s*hide\b.*\brevoked\b/i;
 
+/** A filter's choice that shows every token ("All", "All tokens", "Any status"). */
+export const ALL = /^\s*(?:all|any)\b/i;
+
 /**
  * Shows the revoked tokens that the page keeps out of sight: it opens the collapsed parts whose summary says
  * "revoked" ("Revoked tokens (3)"), checks a checkbox or switch that shows them and is off, unchecks one that hides
- * them and is on, and presses a toggle button (one with `aria-pressed`) that shows them. Only controls whose state
- * can be read are chosen, so a second visit never hides them again. Other collapsed parts (menus, help) and other
- * switches are left as they are.
+ * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, and chooses "All" in a filter
+ * that offers it beside "Revoked" (tabs, or a `<select>`) when it is not chosen. Only controls whose state can be
+ * read are chosen, so a second visit never hides them again. Other collapsed parts (menus, help), switches and
+ * filters are left as they are.
  *
  * @param page the page
  * @throws Error when such a control is still off after it was chosen {@link MAX_PAGES} times
@@ -124,21 +128,49 @@ export const HIDE_REVOKED = /^\s*hide\b.*\brevoked\b/i;
 async function showRevoked(page: Page): Promise<void> {
   const switches = (name: RegExp, checked: boolean) =>
     page.getByRole('checkbox', { name, checked }).or(page.getByRole('switch', { name, checked }));
+  const allTab = page.getByRole('tablist').filter({ has: page.getByRole('tab', { name: /revoked/i }) })
+    .getByRole('tab', { name: ALL, selected: false });
   const off = page.locator('details:not([open]) > summary').filter({ hasText: /revoked/i })
     .or(switches(SHOW_REVOKED, false))
     .or(switches(HIDE_REVOKED, true))
     .or(page.getByRole('button', { name: SHOW_REVOKED, pressed: false }).and(page.locator('[aria-pressed]')))
+    .or(allTab)
     .filter({ visible: true });
-  // A page with no switch at all (a long list of Revoke buttons) is told by one CSS query, not a role query per kind.
-  const any = page.locator('details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed]');
+  const filters = page.locator('select').filter({ has: page.locator('option').filter({ hasText: /revoked/i }), visible: true });
+  // A page with no switch nor filter at all (a long list of Revoke buttons) is told by one CSS query, not a role query per kind.
+  const any = page.locator(
+    'details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed], [role=tab], select',
+  );
   for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
-    if ((await any.count()) === 0 || (await off.count()) === 0) return;
-    await off.first().click();
+    if ((await any.count()) === 0) return;
+    if ((await off.count()) > 0) await off.first().click();
+    else if (!(await chooseAll(filters))) return;
     await loaded(page);
   }
   throw new Error(
-    `The token list still keeps revoked tokens out of sight after ${MAX_PAGES} choices: a collapsed part or a switch that shows them stays closed or off`,
+    `The token list still keeps revoked tokens out of sight after ${MAX_PAGES} choices: a collapsed part, switch or filter that shows them stays closed or off`,
   );
+}
+
+/**
+ * Chooses "All" in the first `<select>` filter that offers it and has another choice.
+ *
+ * @param filters the filters
+ * @returns false when every filter already shows all
+ */
+async function chooseAll(filters: Locator): Promise<boolean> {
+  for (const filter of await filters.all()) {
+    const index = await filter.evaluate((select, all) => {
+      const options = [...(select as HTMLSelectElement).options];
+      const at = options.findIndex((option) => new RegExp(all, 'i').test(option.text));
+      return at === (select as HTMLSelectElement).selectedIndex ? -1 : at;
+    }, ALL.source);
+    if (index >= 0) {
+      await filter.selectOption({ index });
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BACK, HIDE_REVOKED, MORE, NEXT, SHOW_REVOKED } from './list_pages.ts';
+import { ALL, BACK, HIDE_REVOKED, MORE, NEXT, SHOW_REVOKED } from './list_pages.ts';
 
-// The labels of pagers and of switches that show revoked tokens, in common use, each read as one kind only; "»" alone
+// The labels of pagers, of switches that show revoked tokens and of a filter's "All", in common use, each read as one kind only; "»" alone
 // (often "Last"), page numbers and a lone "Revoked" (a status) as none.
-const LABELS: [string, 'next' | 'back' | 'more' | 'show' | 'hide' | undefined][] = [
+const LABELS: [string, 'next' | 'back' | 'more' | 'show' | 'hide' | 'all' | undefined][] = [
   ['Next', 'next'],
   ['Next ›', 'next'],
   ['next »', 'next'],
@@ -39,11 +39,18 @@ const LABELS: [string, 'next' | 'back' | 'more' | 'show' | 'hide' | undefined][]
   ['Revoked', undefined],
   ['Showing 3 revoked tokens', undefined],
   ['Show unrevoked', undefined],
+  ['All', 'all'],
+  ['All tokens', 'all'],
+  ['Any status', 'all'],
+  ['Allowed', undefined],
 ];
 
 for (const [label, kind] of LABELS) {
   test(`"${label}" is ${kind ?? 'no pager control'}`, () => {
-    const patterns = [['next', NEXT], ['back', BACK], ['more', MORE], ['show', SHOW_REVOKED], ['hide', HIDE_REVOKED]] as const;
+    const patterns = [['next', NEXT], ['back', BACK], ['more', MORE], ['show', SHOW_REVOKED], ['hide', HIDE_REVOKED], [
+      'all',
+      ALL,
+    ]] as const;
     const kinds = patterns.filter(([, pattern]) => pattern.test(label));
     assert.deepEqual(kinds.map(([name]) => name), kind ? [kind] : []);
   });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './browser.ts';
@@ -156,4 +158,63 @@ test('revoked tokens kept out of sight are shown by the switches whose state can
     'revoked gone three',
   ]);
   await page.close();
+});
+
+// Filters that offer "All" beside "Revoked": tabs and a <select>. Other tabs and selects are left as they are.
+const FILTERED = `<div role="tablist"><button role="tab" aria-selected="true">Mine</button>
+    <button role="tab" aria-selected="false" id="all-users">All users</button></div>
+  <div role="tablist" id="tabs"><button role="tab" aria-selected="true">Active</button>
+    <button role="tab" aria-selected="false" id="all">All tokens</button><button role="tab" aria-selected="false">Revoked</button></div>
+  <label>Status <select id="status"><option>Active</option><option>Revoked</option><option>All statuses</option></select></label>
+  <label>Per page <select id="size"><option>10</option><option>50</option><option>All</option></select></label>
+  <ul><li>kept <button>Revoke</button></li></ul>
+  <ul id="by-tab" hidden><li>gone one <span>Revoked</span></li></ul>
+  <ul id="by-select" hidden><li>gone two <span>Revoked</span></li></ul>
+  <script>
+    const $ = (id) => document.getElementById(id);
+    for (const tab of $('tabs').children) {
+      tab.addEventListener('click', () => {
+        for (const other of $('tabs').children) other.setAttribute('aria-selected', String(other === tab));
+        $('by-tab').hidden = tab.id !== 'all';
+      });
+    }
+    $('status').addEventListener('change', () => { $('by-select').hidden = $('status').value !== 'All statuses'; });
+  </script>`;
+
+test('revoked tokens filtered out are shown by choosing "All" where a filter offers it beside "Revoked"', async () => {
+  const page = await pageWith(FILTERED);
+  const list = new TokenList(page);
+  for (const name of ['gone one', 'gone two', 'gone one']) assert.equal(await list.isRevoked(name), true, name);
+  const state = await page.evaluate(() => ({
+    allUsers: document.getElementById('all-users')?.getAttribute('aria-selected'),
+    all: document.getElementById('all')?.getAttribute('aria-selected'),
+    status: (document.getElementById('status') as HTMLSelectElement).value,
+    size: (document.getElementById('size') as HTMLSelectElement).value,
+  }));
+  assert.deepEqual(state, { allUsers: 'false', all: 'true', status: 'All statuses', size: '10' });
+  await page.close();
+});
+
+test('a filter whose choice loads another page is chosen, and the page it loads is read', async () => {
+  const server = createServer((request, response) => {
+    const all = request.url?.includes('status=all') ?? false;
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(`<form method="get" action="/"><select name="status" id="status">
+        <option value="active"${all ? '' : ' selected'}>Active</option><option value="revoked">Revoked</option>
+        <option value="all"${all ? ' selected' : ''}>All</option></select></form>
+      <ul><li>kept <button>Revoke</button></li>${all ? '<li>gone <span>Revoked</span></li>' : ''}</ul>
+      <script>document.getElementById('status').addEventListener('change', (e) => e.target.form.submit());</script>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const page = await browser.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true);
+    assert.match(page.url(), /status=all$/);
+  } finally {
+    await page.close();
+    server.closeAllConnections();
+    server.close();
+  }
 });
