@@ -51,7 +51,7 @@ function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
  * The error for a refused token request: its status and OAuth fields, and for a status that says nothing takes
  * token requests there, the address to check.
  */
-function refused(where: string, response: Response, oauth: Awaited<ReturnType<typeof oauthFields>>): TokenRequestRejectedError {
+function refused(where: string, response: Response, oauth: ReturnType<typeof oauthOf>): TokenRequestRejectedError {
   const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
   const refusal = { status: response.status, ...oauth };
   const hint = isMisaddressed(refusal)

@@ -161,8 +161,8 @@ async function showRevoked(page: Page): Promise<void> {
 async function chooseAll(filters: Locator): Promise<boolean> {
   for (const filter of await filters.all()) {
     const index = await filter.evaluate((select, all) => {
-      const options = [...(select as HTMLSelectElement).options];
-      const at = options.findIndex((option) => new RegExp(all, 'i').test(option.text));
+      const pattern = new RegExp(all, 'i');
+      const at = [...(select as HTMLSelectElement).options].findIndex((option) => pattern.test(option.text));
       return at === (select as HTMLSelectElement).selectedIndex ? -1 : at;
     }, ALL.source);
     if (index >= 0) {
