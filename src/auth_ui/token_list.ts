@@ -64,13 +64,13 @@ export class TokenList {
   }
 
   /**
-   * Of some elements, those that show their token as revoked: they say "revoked" in their text; or they hold no
-   * Revoke control nor column header (a table's header row), and hold an icon that says "revoked" (by its label,
+   * Of some elements, those that show their token as revoked, a table's header row never ("Revoked at"): they say
+   * "revoked" in their text; or they hold no Revoke control, and hold an icon that says "revoked" (by its label,
    * title or alternative text) or stand in a part titled "Revoked…".
    */
   #sayRevoked(elements: Locator): Locator {
-    const unmarked = elements.filter({ hasNot: this.#revoke() }).filter({ hasNot: this.page.getByRole('columnheader') });
-    return elements.filter({ hasText: REVOKED }).or(unmarked.filter({ has: this.#revokedMark() }));
+    const entries = elements.filter({ hasNot: this.page.locator(`xpath=self::*[${HEADER_ROW}]`) });
+    return entries.filter({ hasText: REVOKED }).or(entries.filter({ hasNot: this.#revoke() }).filter({ has: this.#revokedMark() }));
   }
 
   /**
@@ -214,14 +214,15 @@ export class TokenList {
     // controls, then the rows and list items that hold one or say "revoked".
     const revokes = await everyControl(this.page, 'Revoke').elementHandles();
     try {
-      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked, icon, part]) => {
+      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked, icon, part, header]) => {
         const holders = new Set<Node>();
         for (const revoke of revokes) for (let node: Node | null = revoke; node; node = node.parentNode) holders.add(node);
+        // A row with a Revoke control; else, not a header row, one that says "revoked" or stands in a part titled so.
         return rows.filter((row) =>
-          holders.has(row) || revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null ||
-          // In a part titled "Revoked…", and not a header row (header cells only).
-          (document.evaluate(`boolean(self::*[${part}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue &&
-            (row.querySelector('td, [role=cell], [role=gridcell]') !== null || row.querySelector('th, [role=columnheader]') === null))
+          holders.has(row) ||
+          !document.evaluate(`boolean(self::*[${header}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue &&
+            (revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null ||
+              document.evaluate(`boolean(self::*[${part}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue)
         ).map(
           (row) => {
             const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
@@ -233,7 +234,7 @@ export class TokenList {
             return { name: name?.trim() ?? '', revoked: !holders.has(row) };
           },
         );
-      }, [revokes, REVOKED, REVOKED_ICON, IN_REVOKED_PART] as const);
+      }, [revokes, REVOKED, REVOKED_ICON, IN_REVOKED_PART, HEADER_ROW] as const);
       const marks = this.page.getByText(REVOKED_MARK).or(this.page.locator(REVOKED_ICON));
       if (entries.length === 0 && (revokes.length > 0 || (await marks.count()) > 0)) {
         throw new Error(
@@ -267,6 +268,9 @@ const REVOKED_MARK = /^\s*revoked\s*$/i;
 /** Headings of a part of the page: `<h1>`–`<h6>`, `role=heading`, a table's caption, a fieldset's legend, a `<details>`'s summary. */
 const HEADING =
   'self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading" or self::caption or self::legend or self::summary';
+
+/** The XPath condition that an element is a table's header row: it holds column headers and no cell. */
+const HEADER_ROW = '(.//th or .//*[@role="columnheader"]) and not(.//td or .//*[@role="cell" or @role="gridcell"])';
 
 /** The XPath condition that a text starts with "revoked", in any case, after spaces. */
 const startsRevoked = (text: string) => `starts-with(translate(normalize-space(${text}), "REVOKED", "revoked"), "revoked")`;

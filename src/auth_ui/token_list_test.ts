@@ -46,6 +46,18 @@ test('an entry says "revoked" by an icon\'s label, title or alternative text; a 
   await page.close();
 });
 
+// A table with a "Revoked at" column: its header row says "revoked" and is no token.
+test('a header row that names a "Revoked at" column is no entry', async () => {
+  const page = await pageWith(`<table><thead><tr><th>Name</th><th>Status</th><th>Revoked at</th><th></th></tr></thead>
+    <tbody><tr><td>kept</td><td>Active</td><td></td><td><button>Revoke</button></td></tr>
+    <tr><td>gone</td><td>Revoked</td><td>2026-11-01</td><td></td></tr></tbody></table>`);
+  const list = new TokenList(page);
+  assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
+  assert.equal(await list.tokenRows().count(), 2);
+  assert.equal(await list.isRevoked('Name'), false, 'a column header is no token');
+  await page.close();
+});
+
 test('boxes that show tokens by icons only cannot be listed, and the error says why', async () => {
   const page = await pageWith('<div><div><h3>gone</h3><span role="img" aria-label="Revoked">⊘</span></div></div>');
   await assert.rejects(new TokenList(page).list(), /a Revoke control or a "Revoked" mark\) but no table row or list item holds them/);
