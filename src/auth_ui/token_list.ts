@@ -1,12 +1,13 @@
 /**
  * The token list of contract 5.3 as the TOKENS page shows it: a token's
  * entries by its exact name, in a table, a list or boxes of any markup, on
- * one page or across pages; the entries shown as revoked; the names of all.
+ * one page or across pages and views; the entries shown as revoked; the names
+ * of all.
  */
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
-import { everyPage, fromHere } from './list_pages.ts';
+import { everyView, fromHere } from './list_pages.ts';
 
 /** A listed token: its name as shown, and whether it is shown as revoked. */
 export interface ListedToken {
@@ -24,8 +25,8 @@ export class TokenList {
   }
 
   /**
-   * The list entries of a token, by its exact name: for each element that
-   * shows the name (as its whole text, or as its own text before other
+   * The list entries of a token, by its exact name: for each visible element
+   * that shows the name (as its whole text, or as its own text before other
    * elements), the innermost element around it that holds a Revoke control,
    * says "revoked" (in its text or by an icon's label) or stands in a part of
    * the page titled "Revoked…". That is a table row, a list item or a box of
@@ -44,8 +45,11 @@ export class TokenList {
     const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
-    // An entry is small: larger elements (the list, the page) are passed over before their marks are looked for.
-    const around = showing(this.page, name).locator(`xpath=ancestor-or-self::*[count(.//*) <= ${ENTRY_ELEMENTS}]`);
+    // An entry is around a name that shows (not one in a hidden view), and small: larger elements (the list, the
+    // page) are passed over before their marks are looked for.
+    const around = showing(this.page, name).filter({ visible: true }).locator(
+      `xpath=ancestor-or-self::*[count(.//*) <= ${ENTRY_ELEMENTS}]`,
+    );
     const lists = this.page.locator('table, ul, ol, [role=table], [role=grid], [role=list]').filter({ has: this.#revoke() });
     return marked(around.filter({ hasNot: inner }).filter({ hasNot: lists }).filter({ hasNot: everyControl(this.page, 'Revoke').nth(1) }));
   }
@@ -101,15 +105,15 @@ export class TokenList {
 
   /**
    * Finds entries on any page of the list: on the page showing and those
-   * after it, else on every page from the first. Leaves the page that shows
-   * them.
+   * after it, else on every page from the first, in each view of a list shown
+   * in views (see {@link everyView}). Leaves the view and page that show them.
    *
    * @param entries the entries, as {@link row} or {@link active} finds them
    * @returns whether one shows
    */
   async seek(entries: Locator): Promise<boolean> {
     const found = () => visibleNow(entries.first());
-    return (await found()) || (await fromHere(this.page, found)) || (await everyPage(this.page, found));
+    return (await found()) || (await fromHere(this.page, found)) || (await everyView(this.page, found));
   }
 
   /**
@@ -150,14 +154,14 @@ export class TokenList {
   }
 
   /**
-   * How many entries there are on all pages of the list together. Leaves the last page showing.
+   * How many entries there are on all pages and views of the list together. Leaves the last page showing.
    *
    * @param entries the entries
    * @returns their number
    */
   async countAll(entries: Locator): Promise<number> {
     let count = 0;
-    await everyPage(this.page, async () => {
+    await everyView(this.page, async () => {
       count += await entries.count();
       return false;
     });
@@ -194,14 +198,14 @@ export class TokenList {
 
   /**
    * The names of all listed tokens with their state, from a table or a list,
-   * page by page. A table's name is in the column headed "Name" (the first
+   * page by page and view by view. A table's name is in the column headed "Name" (the first
    * column when none is); a list item's is its first text.
    * @returns name and revoked flag of each entry
    * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
    */
   async list(): Promise<ListedToken[]> {
     const listed: ListedToken[] = [];
-    await everyPage(this.page, async () => {
+    await everyView(this.page, async () => {
       listed.push(...(await this.#listHere()));
       return false;
     });
@@ -277,11 +281,12 @@ const startsRevoked = (text: string) => `starts-with(translate(normalize-space($
 
 /**
  * The XPath condition that an element stands in a part of the page titled "Revoked…" ("Revoked tokens", "Revoked
- * (3)"): a part labelled so, that starts with a heading that says so, or whose nearest heading before it among its
- * siblings says so. A title that only mentions revoking ("Tokens (revoked ones are kept)") does not count.
+ * (3)"): a part labelled so (by `aria-label`, or by `aria-labelledby` as a tab labels its panel), that starts with a
+ * heading that says so, or whose nearest heading before it among its siblings says so. A title that only mentions
+ * revoking ("Tokens (revoked ones are kept)") does not count.
  */
-const IN_REVOKED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label')} or *[1][${HEADING}][${startsRevoked('.')}] or ` +
-  `preceding-sibling::*[${HEADING}][1][${startsRevoked('.')}]]`;
+const IN_REVOKED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label')} or id(@aria-labelledby)[${startsRevoked('.')}] or ` +
+  `*[1][${HEADING}][${startsRevoked('.')}] or preceding-sibling::*[${HEADING}][1][${startsRevoked('.')}]]`;
 
 /**
  * An icon that says "revoked" by its `aria-label`, `title` or `alt` alone (a status shown as a symbol); never

@@ -197,6 +197,8 @@ test('revoked tokens filtered out are shown by choosing "All" where a filter off
   const page = await pageWith(FILTERED);
   const list = new TokenList(page);
   for (const name of ['gone one', 'gone two', 'gone one']) assert.equal(await list.isRevoked(name), true, name);
+  assert.equal(await list.countAll(list.row('gone one')), 1, 'tabs that offer "All" are not walked as views');
+  assert.equal(await list.countAll(list.row('gone two')), 1, 'nor is a <select> that does');
   const state = await page.evaluate(() => ({
     allUsers: document.getElementById('all-users')?.getAttribute('aria-selected'),
     all: document.getElementById('all')?.getAttribute('aria-selected'),
@@ -207,26 +209,92 @@ test('revoked tokens filtered out are shown by choosing "All" where a filter off
   await page.close();
 });
 
-test('a filter whose choice loads another page is chosen, and the page it loads is read', async () => {
+/** A page from a loopback server that renders it from the address asked for, closed after the check. */
+async function servedPage(render: (url: string) => string, check: (page: Page) => Promise<void>): Promise<void> {
   const server = createServer((request, response) => {
-    const all = request.url?.includes('status=all') ?? false;
     response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(`<form method="get" action="/"><select name="status" id="status">
-        <option value="active"${all ? '' : ' selected'}>Active</option><option value="revoked">Revoked</option>
-        <option value="all"${all ? ' selected' : ''}>All</option></select></form>
-      <ul><li>kept <button>Revoke</button></li>${all ? '<li>gone <span>Revoked</span></li>' : ''}</ul>
-      <script>document.getElementById('status').addEventListener('change', (e) => e.target.form.submit());</script>`);
+    response.end(render(request.url ?? '/'));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const page = await browser.newPage();
   try {
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    const list = new TokenList(page);
-    assert.equal(await list.isRevoked('gone'), true);
-    assert.match(page.url(), /status=all$/);
+    await check(page);
   } finally {
     await page.close();
     server.closeAllConnections();
     server.close();
   }
+}
+
+test('a filter whose choice loads another page is chosen, and the page it loads is read', async () => {
+  await servedPage((url) => {
+    const all = url.includes('status=all');
+    return `<form method="get" action="/"><select name="status" id="status">
+        <option value="active"${all ? '' : ' selected'}>Active</option><option value="revoked">Revoked</option>
+        <option value="all"${all ? ' selected' : ''}>All</option></select></form>
+      <ul><li>kept <button>Revoke</button></li>${all ? '<li>gone <span>Revoked</span></li>' : ''}</ul>
+      <script>document.getElementById('status').addEventListener('change', (e) => e.target.form.submit());</script>`;
+  }, async (page) => {
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true);
+    assert.match(page.url(), /status=all$/);
+  });
+});
+
+// Active and revoked tokens in views of their own, never together: tabs whose panels the tabs label, the revoked ones
+// unmarked in theirs. A tablist with no "Revoked" tab is left alone.
+const VIEWS = `<div role="tablist"><button role="tab" aria-selected="true" id="mine">Mine</button>
+    <button role="tab" aria-selected="false" id="everyone">Everyone's</button></div>
+  <div role="tablist" id="tabs"><button role="tab" id="tab-active" aria-selected="true">Active (2)</button>
+    <button role="tab" id="tab-revoked" aria-selected="false">Revoked (2)</button></div>
+  <div role="tabpanel" id="panel-active" aria-labelledby="tab-active"><table><tr><th>Name</th><th></th></tr>
+    <tr><td>kept</td><td><button>Revoke</button></td></tr><tr><td>twin</td><td><button>Revoke</button></td></tr></table></div>
+  <div role="tabpanel" id="panel-revoked" aria-labelledby="tab-revoked" hidden><table><tr><th>Name</th><th>Revoked at</th></tr>
+    <tr><td>gone</td><td>2026-11-01</td></tr><tr><td>twin</td><td>2026-11-02</td></tr></table></div>
+  <script>
+    for (const tab of document.getElementById('tabs').children) {
+      tab.addEventListener('click', () => {
+        for (const other of document.getElementById('tabs').children) {
+          other.setAttribute('aria-selected', String(other === tab));
+          document.getElementById(other.id.replace('tab', 'panel')).hidden = other !== tab;
+        }
+      });
+    }
+  </script>`;
+
+test('a list shown in views by state ("Active | Revoked" tabs) is read in each view, each once', async () => {
+  const page = await pageWith(VIEWS);
+  const list = new TokenList(page);
+  const selected = () => page.getByRole('tab', { selected: true }).allTextContents();
+  assert.equal(await list.isRevoked('gone'), true, 'unmarked in the panel that the "Revoked" tab labels');
+  assert.deepEqual(await selected(), ['Mine', 'Revoked (2)'], 'left on the view that shows it');
+  assert.equal(await list.countAll(list.active('kept')), 1, 'the other views are walked from the one showing');
+  assert.equal(await list.countAll(list.row('twin')), 2, 'one entry in each view');
+  assert.equal(await list.isRevoked('kept'), false);
+  assert.deepEqual(await list.list(), [
+    { name: 'kept', revoked: false },
+    { name: 'twin', revoked: false },
+    { name: 'gone', revoked: true },
+    { name: 'twin', revoked: true },
+  ]);
+  await page.close();
+});
+
+test("a list shown in views by a <select> that loads each view's page is read in each view", async () => {
+  await servedPage((url) => {
+    const revoked = url.includes('status=revoked');
+    return `<form method="get" action="/"><label>Status <select name="status">
+        <option value="active"${revoked ? '' : ' selected'}>Active</option>
+        <option value="revoked"${revoked ? ' selected' : ''}>Revoked</option></select></label></form>
+      <ul>${revoked ? '<li>gone <span>Revoked</span></li>' : '<li>kept <button>Revoke</button></li>'}</ul>
+      <script>document.querySelector('select').addEventListener('change', (e) => e.target.form.submit());</script>`;
+  }, async (page) => {
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true);
+    assert.match(page.url(), /status=revoked$/);
+    assert.equal(await list.countAll(list.active('kept')), 1);
+    // From the view showing: the active one, where counting ended.
+    assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
+  });
 });
