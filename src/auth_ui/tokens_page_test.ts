@@ -44,8 +44,8 @@ test(
 );
 
 // Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes);
-// variants 1 and 2 show the list in parts of five (pages, "Load more").
-for (const uiVariant of [0, 1, 2, 3] as const) {
+// variants 1 and 2 show the list in parts of five (pages, "Load more"); variant 4 its revoked tokens in a tab of their own.
+for (const uiVariant of [0, 1, 2, 3, 4] as const) {
   test(`UI variant ${uiVariant}: entries are found by name, counted, revoked one at a time and listed`, { timeout: 120_000 }, async () => {
     const other = await startSandbox({ testMode: true, uiVariant });
     const page = await context.newPage();

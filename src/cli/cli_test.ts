@@ -64,6 +64,8 @@ describe('CLI: help, usage errors, exit codes', () => {
       [['permanent', 'revoke', '--name', 'x', '--max-age', '1h'], /--max-age goes with --run/],
       [['permanent', 'list', '--name', 'x'], /takes no --name/],
       [['sandbox', '--port', 'abc'], /--port must be a port number/],
+      [['sandbox', '--test-mode', '--ui-variant', '5'], /--ui-variant takes 0 to 4, got "5"/],
+      [['sandbox', '--test-mode', '--ui-variant', '1.5'], /--ui-variant takes 0 to 4, got "1.5"/],
       [['token', '--scope', 'slicr'], /--scope takes "slicer", "predict" or "service_id=<id>", got "slicr" \(did you mean "slicer"\?\)/],
       [['call', 'GET', 'x', '--scope', 'nope'], /--scope takes "slicer", "predict" or "service_id=<id>", got "nope"/],
       [['tokn'], /Unknown command "tokn": did you mean "token"\?/],

@@ -4,7 +4,7 @@
  */
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox, type UiVariant } from '../sandbox/mod.ts';
+import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox, UI_VARIANTS, type UiVariant } from '../sandbox/mod.ts';
 import { SETTINGS } from '../settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
@@ -17,7 +17,7 @@ Stops on Ctrl-C or SIGTERM.
 
   --port N       port to listen on (default 8787; 0 picks a free one)
   --test-mode    also mount the test controls at /__test (clock, faults, reset)
-  --ui-variant N with --test-mode: serve alternative UI 1, 2 or 3 (same documented
+  --ui-variant N with --test-mode: serve alternative UI 1, 2, 3 or 4 (same documented
                  labels, different markup), to check the contract suite against it
 
 SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_PREDICT_SERVICE_ID
@@ -73,7 +73,9 @@ export async function sandboxCommand(args: string[], io: Io): Promise<number> {
   const port = Number(values.port ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
   const uiVariant = Number(values['ui-variant'] ?? 0);
-  if (![0, 1, 2, 3].includes(uiVariant)) throw new UsageError(`--ui-variant takes 0, 1, 2 or 3, got "${values['ui-variant']}"`);
+  if (!Number.isInteger(uiVariant) || !UI_VARIANTS[uiVariant]) {
+    throw new UsageError(`--ui-variant takes 0 to ${UI_VARIANTS.length - 1}, got "${values['ui-variant']}"`);
+  }
   if (uiVariant && !values['test-mode']) throw new UsageError('--ui-variant needs --test-mode');
   let sandbox: Sandbox;
   try {

@@ -29,7 +29,7 @@ export interface SandboxAppOptions {
    * which defeats DNS rebinding. Read on each request: the port is known once listening.
    */
   hosts: () => readonly string[];
-  /** Which UI to serve (test mode): 0 is the sandbox's own; 1–3 are the variants of `ui_variants.ts`. @default 0 */
+  /** Which UI to serve (test mode): 0 is the sandbox's own; 1–4 are the variants of `ui_variants.ts`. @default 0 */
   uiVariant?: UiVariant | undefined;
 }
 

@@ -34,7 +34,7 @@ export interface SandboxOptions {
   /** Mount the test controls (`/__test`). @default false */
   testMode?: boolean | undefined;
   /**
-   * Serve an alternative UI (test mode only): 1–3 follow contract 5.3's labels but differ in
+   * Serve an alternative UI (test mode only): 1–4 follow contract 5.3's labels but differ in
    * everything else (see `ui_variants.ts`). @default 0, the sandbox's own UI
    */
   uiVariant?: UiVariant | undefined;
@@ -160,4 +160,5 @@ export { createSandboxApp } from './app.ts';
 export { createClock } from './clock.ts';
 export { createStore, VIOLATIONS } from './store.ts';
 export type { Violation } from './store.ts';
+export { UI_VARIANTS } from './ui_variants.ts';
 export type { UiVariant } from './ui_variants.ts';

@@ -176,6 +176,15 @@ document.addEventListener('click', async (event) => {
 });
 // "Show revoked tokens": shows or hides the revoked tokens listed after the active ones.
 $('show-revoked')?.addEventListener('change', (event) => { $('revoked-tokens').hidden = !event.target.checked; });
+// Status tabs: the chosen tab's panel shows, the others' are hidden.
+for (const tab of document.querySelectorAll('.status-tabs [role=tab]')) {
+  tab.addEventListener('click', () => {
+    for (const other of tab.parentElement.children) {
+      other.setAttribute('aria-selected', String(other === tab));
+      $(other.getAttribute('aria-controls')).hidden = other !== tab;
+    }
+  });
+}
 // "Load more": the next part's entries are added to the list, and the button then loads the part after it, if any.
 const more = document.querySelector('button[data-more]');
 more?.addEventListener('click', async () => {

@@ -34,7 +34,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
   const pager = pagerOf(style, number, pages);
   const status = (t: TokenRecord) => {
     const [state, word, icon] = t.revokedAt === undefined ? ['active', 'Active', '●'] : ['revoked', 'Revoked', '⊘'];
-    if (state === 'revoked' && style.revokedIn === 'collapsed') return '';
+    if (state === 'revoked' && (style.revokedIn === 'collapsed' || style.revokedIn === 'tabs')) return '';
     return style.status === 'word'
       ? html`<span class="badge ${state}">${word}</span>`
       : html`<span class="badge ${state}" role="img" aria-label="${word}" title="${word}">${icon}</span>`;
@@ -79,10 +79,22 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
           )
         }</div>`,
     }[style.list])();
-  // The list; or the active tokens and then the revoked ones, collapsed in a part of their own or hidden until
-  // "Show revoked tokens" is checked.
+  // The list; or the active tokens and then the revoked ones, collapsed in a part of their own, hidden until
+  // "Show revoked tokens" is checked, or in the panel of a tab of their own.
   const revoked = tokens.filter((t) => t.revokedAt !== undefined);
-  const active = () => listOf(tokens.filter((t) => t.revokedAt === undefined));
+  const actives = tokens.filter((t) => t.revokedAt === undefined);
+  const active = () => listOf(actives);
+  const tab = (id: string, word: string, shown: readonly TokenRecord[], chosen: boolean) => ({
+    tab: html`
+      <button type="button" role="tab" id="tab-${id}" aria-controls="panel-${id}"
+        aria-selected="${String(chosen)}">${word} (${shown.length})</button>
+    `,
+    panel: html`
+      <div role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}" ${chosen ? '' : 'hidden'}>${shown.length === 0
+        ? html`<p class="empty">No ${word.toLowerCase()} tokens.</p>`
+        : listOf(shown)}</div>
+    `,
+  });
   const list = () =>
     ({
       list: () => listOf(tokens),
@@ -95,6 +107,12 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
           <label class="inline"><input type="checkbox" id="show-revoked"> Show revoked tokens</label>${active()}<div
             id="revoked-tokens" hidden>${listOf(revoked)}</div>
         `,
+      tabs: () => {
+        const views = [tab('active', 'Active', actives, true), tab('revoked', 'Revoked', revoked, false)];
+        return html`<div role="tablist" class="status-tabs" aria-label="Token status">${views.map((view) => view.tab)}</div>${
+          views.map((view) => view.panel)
+        }`;
+      },
     }[style.revokedIn])();
   // On a form of its own page, a plain link to it; otherwise the script opens the form.
   const newToken = style.form === 'page'

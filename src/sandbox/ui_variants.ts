@@ -33,10 +33,11 @@ export interface UiStyle {
   readonly status: 'word' | 'icon';
   /**
    * Where revoked tokens show: in the list, marked; unmarked, after the active ones, in a collapsed `<details>`
-   * whose summary says "Revoked tokens (N)"; or marked, after the active ones, hidden until a "Show revoked tokens"
-   * checkbox is checked.
+   * whose summary says "Revoked tokens (N)"; marked, after the active ones, hidden until a "Show revoked tokens"
+   * checkbox is checked; or unmarked, in the panel of a "Revoked (N)" tab beside an "Active (N)" one (ARIA tabs,
+   * no "All"), the Active tab chosen on each visit.
    */
-  readonly revokedIn: 'list' | 'collapsed' | 'hidden';
+  readonly revokedIn: 'list' | 'collapsed' | 'hidden' | 'tabs';
   /**
    * The token list's pages: all tokens on one page, newest first; or five to
    * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
@@ -79,7 +80,10 @@ export interface UiStyle {
   readonly loginStart: 'form' | 'landing';
 }
 
-/** Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open. */
+/**
+ * Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open; 4 is variant 0 with
+ * its revoked tokens in a tab of their own, and the value, confirmation and list of other variants.
+ */
 export const UI_VARIANTS: readonly UiStyle[] = [
   {
     login: { user: 'Username', password: 'Password', submit: 'Log in' },
@@ -165,7 +169,28 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     loginSteps: 'one-page',
     loginStart: 'form',
   },
+  {
+    login: { user: 'Username', password: 'Password', submit: 'Log in' },
+    entry: 'button',
+    nav: 'links',
+    form: 'dialog',
+    value: 'pre',
+    list: 'dated-table',
+    status: 'word',
+    revokedIn: 'tabs',
+    pages: 'one',
+    scopes: 'plain',
+    scopeField: 'text',
+    fieldLabels: 'for',
+    confirm: 'inline',
+    error: 'alert',
+    reloginMidway: false,
+    labels: 'documented',
+    loginForm: 'form',
+    loginSteps: 'one-page',
+    loginStart: 'form',
+  },
 ];
 
-/** A variant number, 0 (the default UI) to 3. */
-export type UiVariant = 0 | 1 | 2 | 3;
+/** A variant number, 0 (the default UI) to 4. */
+export type UiVariant = 0 | 1 | 2 | 3 | 4;

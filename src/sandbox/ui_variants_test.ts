@@ -28,7 +28,7 @@ async function session(uiVariant: UiVariant) {
 describe('UI variants keep the documented labels and change everything else', () => {
   test('each variant renders its own markup for what the contract leaves open', async () => {
     const pages: string[] = [];
-    for (const variant of [0, 1, 2, 3] as const) {
+    for (const variant of [0, 1, 2, 3, 4] as const) {
       const { get, cookie, parts } = await session(variant);
       const start = await (await parts.app.request(`${ORIGIN}/`)).text();
       const login = await (await parts.app.request(`${ORIGIN}/login`)).text();
@@ -75,7 +75,10 @@ describe('UI variants keep the documented labels and change everything else', ()
         style.status === 'icon',
       );
       assert.equal(tokens.includes('<span class="badge active">Active</span>'), style.status === 'word');
-      assert.equal(tokens.includes('>Revoked</span>'), style.revokedIn !== 'collapsed' && style.status === 'word');
+      assert.equal(
+        tokens.includes('>Revoked</span>'),
+        (style.revokedIn === 'list' || style.revokedIn === 'hidden') && style.status === 'word',
+      );
       const collapsed =
         /<details>\s*<summary>Revoked tokens \(1\)<\/summary><ul class="token-list" aria-label="Permanent tokens"><li>listed <span class="muted">[^<]*<\/span> {2}<\/li><\/ul>/;
       assert.equal(
@@ -86,6 +89,9 @@ describe('UI variants keep the documented labels and change everything else', ()
       const hidden =
         /<input type="checkbox" id="show-revoked"> Show revoked tokens<\/label>.*<div\s+id="revoked-tokens" hidden>.*>listed</s;
       assert.equal(hidden.test(tokens), style.revokedIn === 'hidden', `variant ${variant}: the revoked token hidden until shown`);
+      const tabbed =
+        /<div role="tabpanel" id="panel-revoked" aria-labelledby="tab-revoked"\s+hidden>\s*<table.*<td class="name">listed<\/td>.*?<td><\/td><td><\/td><\/tr>/s;
+      assert.equal(tabbed.test(tokens), style.revokedIn === 'tabs', `variant ${variant}: the revoked token unmarked, in a tab's panel`);
       assert.equal(tokens.includes('data-kind="chips"'), style.scopes === 'chips');
       const services = `<option value="${parts.store.serviceIds.slicer}">Slicing service</option>`;
       assert.equal(
@@ -103,7 +109,7 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(home.includes('<a class="button primary" href="/security/">'), style.entry === 'link');
       pages.push(tokens);
     }
-    assert.equal(new Set(pages).size, 4, 'four different pages');
+    assert.equal(new Set(pages).size, 5, 'five different pages');
   });
 
   test('variants 2 and 3 ask to log in again once, right after "Tokens and sessions"', async () => {
