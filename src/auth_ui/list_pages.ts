@@ -119,10 +119,10 @@ export const ALL = /^\s*(?:all|any)\b/i;
 /**
  * Shows the revoked tokens that the page keeps out of sight: it opens the collapsed parts whose summary says
  * "revoked" ("Revoked tokens (3)"), checks a checkbox or switch that shows them and is off, unchecks one that hides
- * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, and chooses "All" in a filter
- * that offers it beside "Revoked" (tabs, or a `<select>`) when it is not chosen. Only controls whose state can be
- * read are chosen, so a second visit never hides them again. Other collapsed parts (menus, help), switches and
- * filters are left as they are.
+ * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, chooses "All" in a filter
+ * that offers it beside "Revoked" (tabs, or a `<select>`) when it is not chosen, and follows a link that shows them
+ * (see {@link followShowLink}). Only controls whose state can be read are chosen, so a second visit never hides them
+ * again. Other collapsed parts (menus, help), switches, filters and links are left as they are.
  *
  * @param page the page
  * @throws Error when such a control is still off after it was chosen {@link MAX_PAGES} times
@@ -139,19 +139,45 @@ async function showRevoked(page: Page): Promise<void> {
     .or(allTab)
     .filter({ visible: true });
   const filters = page.locator('select').filter({ has: page.locator('option').filter({ hasText: /revoked/i }), visible: true });
-  // A page with no switch nor filter at all (a long list of Revoke buttons) is told by one CSS query, not a role query per kind.
+  // A page with no switch, filter nor such link (a long list of Revoke buttons) is told by CSS, not a role query per kind.
   const any = page.locator(
     'details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed], [role=tab], select',
-  );
+  ).or(page.locator('a[href]', { hasText: SHOW_REVOKED }));
   for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
     if ((await any.count()) === 0) return;
     if ((await off.count()) > 0) await off.first().click();
-    else if (!(await chooseAll(filters))) return;
+    else if (!(await chooseAll(filters)) && !(await followShowLink(page))) return;
     await loaded(page);
   }
   throw new Error(
     `The token list still keeps revoked tokens out of sight after ${MAX_PAGES} choices: a collapsed part, switch or filter that shows them stays closed or off`,
   );
+}
+
+/**
+ * Follows the first visible link that says it shows revoked tokens ("Show revoked tokens") and adds to the page's
+ * query, on the page's own path (`?revoked=1`, keeping what the query has): the page it loads says by its own links
+ * whether they show ("Hide revoked tokens"). A link to another path (a page of revoked tokens only), one that takes
+ * from the query or changes it (a link that toggles back and keeps its label), and one to a part of the page (`#`, a
+ * script's toggle, whose state cannot be read) are left alone.
+ *
+ * @param page the page
+ * @returns whether a link was followed
+ */
+async function followShowLink(page: Page): Promise<boolean> {
+  for (const link of await page.getByRole('link', { name: SHOW_REVOKED }).filter({ visible: true }).all()) {
+    const adds = await link.evaluate((anchor) => {
+      const to = new URL((anchor as HTMLAnchorElement).href);
+      const here = [...new URLSearchParams(location.search)];
+      return to.origin === location.origin && to.pathname === location.pathname && [...to.searchParams].length > here.length &&
+        here.every(([key, value]) => to.searchParams.getAll(key).includes(value));
+    }).catch(() => false);
+    if (adds) {
+      await turn(page, link);
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -298,3 +298,35 @@ test("a list shown in views by a <select> that loads each view's page is read in
     assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
   });
 });
+
+// Revoked tokens shown by a link that a server reads ("?revoked=1"), and links left alone: one to a page of revoked
+// tokens only, a script's "#" toggle, and (on /toggle) a link that toggles back and keeps its label.
+function linked(url: string): string {
+  const { pathname, searchParams } = new URL(url, 'http://127.0.0.1');
+  const showing = searchParams.get('revoked') === '1';
+  if (pathname === '/revoked-only') return '<ul><li>gone <span>Revoked</span></li></ul>';
+  const toggle = pathname === '/toggle'
+    ? `<a href="${showing ? '/toggle?revoked=0&amp;from=toggle' : '/toggle?revoked=1'}">Show revoked tokens</a>`
+    : showing
+    ? '<a href="/">Hide revoked tokens</a>'
+    : '<a href="?revoked=1">Show revoked tokens</a>';
+  return `<nav><a href="/revoked-only?revoked=1">Show revoked only</a></nav>
+    <a href="#" id="script" onclick="document.body.dataset.script = 'clicked'">Show revoked</a> ${toggle}
+    <ul><li>kept <button>Revoke</button></li>${showing ? '<li>gone <span>Revoked</span></li>' : ''}</ul>`;
+}
+
+test('a link that shows revoked tokens by adding to the query is followed; other links are not', async () => {
+  await servedPage(linked, async (page) => {
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true);
+    assert.match(page.url(), /\/\?revoked=1$/);
+    assert.equal(await list.countAll(list.active('kept')), 1, 'the page of revoked tokens only was not followed');
+    assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
+    assert.equal(await page.evaluate(() => document.body.dataset.script ?? 'not clicked'), 'not clicked');
+
+    await page.goto(new URL('/toggle', page.url()).href);
+    assert.equal(await list.isRevoked('gone'), true);
+    assert.equal(await list.countAll(list.row('gone')), 1, 'a link that changes the query (toggles back) is not followed');
+    assert.match(page.url(), /\/toggle\?revoked=1$/);
+  });
+});
