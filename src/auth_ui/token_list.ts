@@ -198,8 +198,8 @@ export class TokenList {
 
   /**
    * The names of all listed tokens with their state, from a table or a list,
-   * page by page and view by view. A table's name is in the column headed "Name" (the first
-   * column when none is); a list item's is its first text.
+   * page by page and view by view. A table's name is in the column headed
+   * "Name" (the first column when none is); a list item's is its first text.
    * @returns name and revoked flag of each entry
    * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
    */

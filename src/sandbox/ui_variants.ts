@@ -80,32 +80,35 @@ export interface UiStyle {
   readonly loginStart: 'form' | 'landing';
 }
 
+/** The sandbox's own UI, variant 0. */
+const OWN_UI: UiStyle = {
+  login: { user: 'Username', password: 'Password', submit: 'Log in' },
+  entry: 'button',
+  nav: 'links',
+  form: 'dialog',
+  value: 'labelled',
+  list: 'table',
+  status: 'word',
+  revokedIn: 'list',
+  pages: 'one',
+  scopes: 'plain',
+  scopeField: 'text',
+  fieldLabels: 'for',
+  confirm: 'native',
+  error: 'alert',
+  reloginMidway: false,
+  labels: 'documented',
+  loginForm: 'form',
+  loginSteps: 'one-page',
+  loginStart: 'form',
+};
+
 /**
  * Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open; 4 is variant 0 with
  * its revoked tokens in a tab of their own, and the value, confirmation and list of other variants.
  */
 export const UI_VARIANTS: readonly UiStyle[] = [
-  {
-    login: { user: 'Username', password: 'Password', submit: 'Log in' },
-    entry: 'button',
-    nav: 'links',
-    form: 'dialog',
-    value: 'labelled',
-    list: 'table',
-    status: 'word',
-    revokedIn: 'list',
-    pages: 'one',
-    scopes: 'plain',
-    scopeField: 'text',
-    fieldLabels: 'for',
-    confirm: 'native',
-    error: 'alert',
-    reloginMidway: false,
-    labels: 'documented',
-    loginForm: 'form',
-    loginSteps: 'one-page',
-    loginStart: 'form',
-  },
+  OWN_UI,
   {
     login: { user: 'E-mail or login', password: 'Your password', submit: 'Sign in' },
     entry: 'link',
@@ -169,27 +172,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     loginSteps: 'one-page',
     loginStart: 'form',
   },
-  {
-    login: { user: 'Username', password: 'Password', submit: 'Log in' },
-    entry: 'button',
-    nav: 'links',
-    form: 'dialog',
-    value: 'pre',
-    list: 'dated-table',
-    status: 'word',
-    revokedIn: 'tabs',
-    pages: 'one',
-    scopes: 'plain',
-    scopeField: 'text',
-    fieldLabels: 'for',
-    confirm: 'inline',
-    error: 'alert',
-    reloginMidway: false,
-    labels: 'documented',
-    loginForm: 'form',
-    loginSteps: 'one-page',
-    loginStart: 'form',
-  },
+  { ...OWN_UI, value: 'pre', list: 'dated-table', revokedIn: 'tabs', confirm: 'inline' },
 ];
 
 /** A variant number, 0 (the default UI) to 4. */
