@@ -6,10 +6,8 @@
  * shown whole through "Load more", "Show more" or "Show all", and with its
  * revoked tokens shown (see {@link showRevoked}); each control found as 5.3's
  * controls are (a button, a link, a tab or a menu item), visible and enabled.
- * A list without them is one page. A list that shows its active and revoked
- * tokens in views of their own ("Active | Revoked" tabs) is walked view by view
- * (see {@link everyView}). A list that grows only as it is scrolled is read as
- * far as it shows.
+ * A list without them is one page. A list that grows only as it is scrolled is
+ * read as far as it shows.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { everyControl, loaded } from './controls.ts';
@@ -31,7 +29,7 @@ export const MORE = /^\s*(?:load|show) (?:more|all)(?: tokens)?\s*$/i;
 const MAX_PAGES = 100;
 
 /** How long a page may take to show after its control was chosen. */
-const TURN_MS = 15_000;
+export const TURN_MS = 15_000;
 
 /**
  * The first usable control of a kind: one whose label matches, as {@link everyControl} finds it, not disabled.
@@ -217,79 +215,6 @@ export async function fromHere(page: Page, visit: () => Promise<boolean>): Promi
     if (!(await nextPage(page))) return false;
   }
   throw new Error(`The token list still offers "Next" after ${MAX_PAGES} pages`);
-}
-
-/** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
-interface Views {
-  /** How many views there are. */
-  readonly count: number;
-  /** The view showing when the views were found. */
-  readonly start: number;
-  /** Chooses a view. */
-  choose(index: number): Promise<void>;
-  /** Whether a view is the one showing. */
-  chosen(index: number): Promise<boolean>;
-}
-
-/** A view's choice that shows the revoked tokens ("Revoked", "Revoked (3)"). */
-const REVOKED_VIEW = /^\s*revoked\b/i;
-
-/**
- * The views of a list that shows its active and its revoked tokens apart and never together: the tabs of a tablist,
- * else the choices of a visible `<select>`, that offer "Revoked" and no "All" ("Active | Revoked"). Tabs count as
- * views only when they tell which one is chosen (`aria-selected`), so that no view is walked twice.
- *
- * @param page the page
- * @returns the views, or undefined for a list shown in one view
- */
-async function viewsOf(page: Page): Promise<Views | undefined> {
-  // A page with no tab nor select at all (a long list of Revoke buttons) is told by one CSS query, not role queries.
-  if ((await page.locator('[role=tab], select').count()) === 0) return undefined;
-  const tab = (name: RegExp) => page.getByRole('tab', { name });
-  const tabs = page.getByRole('tablist').filter({ has: tab(REVOKED_VIEW) }).filter({ hasNot: tab(ALL) }).first().getByRole('tab');
-  const tabStart = await tabs.evaluateAll((all) => all.findIndex((one) => one.getAttribute('aria-selected') === 'true'));
-  if (tabStart >= 0) {
-    return {
-      count: await tabs.count(),
-      start: tabStart,
-      choose: (index) => tabs.nth(index).click(),
-      chosen: async (index) => (await tabs.nth(index).getAttribute('aria-selected').catch(() => null)) === 'true',
-    };
-  }
-  const option = (hasText: RegExp) => page.locator('option').filter({ hasText });
-  const select = page.locator('select').filter({ has: option(REVOKED_VIEW), hasNot: option(ALL), visible: true }).first();
-  if ((await select.count()) === 0) return undefined;
-  const selected = () => select.evaluate((element) => (element as HTMLSelectElement).selectedIndex);
-  return {
-    count: await select.locator('option').count(),
-    start: await selected(),
-    choose: async (index) => void (await select.selectOption({ index })),
-    chosen: async (index) => (await selected().catch(() => -1)) === index,
-  };
-}
-
-/**
- * Visits every page of every view of the list, as {@link everyPage} does in each: the view showing first, then each
- * other view in its order (see {@link viewsOf}), until the visit says to stop. Leaves the view and page where it
- * stopped, or the last.
- *
- * @param page the page
- * @param visit called on each page; true stops the walk there
- * @returns true when a visit stopped it
- * @throws Error when a view does not show within {@link TURN_MS} of being chosen
- */
-export async function everyView(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
-  if (await everyPage(page, visit)) return true;
-  const views = await viewsOf(page);
-  for (let index = 0; views && index < views.count; index++) {
-    if (index === views.start) continue;
-    await views.choose(index);
-    await expect.poll(() => views.chosen(index), { message: `the token list's view ${index + 1} shows once chosen`, timeout: TURN_MS })
-      .toBe(true);
-    await loaded(page);
-    if (await everyPage(page, visit)) return true;
-  }
-  return false;
 }
 
 /**

@@ -7,7 +7,8 @@
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
-import { everyView, fromHere } from './list_pages.ts';
+import { fromHere } from './list_pages.ts';
+import { everyView } from './list_views.ts';
 
 /** A listed token: its name as shown, and whether it is shown as revoked. */
 export interface ListedToken {
