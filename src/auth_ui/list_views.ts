@@ -1,6 +1,6 @@
 /**
  * The views of a token list that shows its active and its revoked tokens apart
- * and never together ("Active | Revoked" tabs or a `<select>`): each
+ * and never together ("Active | Revoked" tabs, links or a `<select>`): each
  * view is walked as {@link everyPage} walks a list, the view showing first.
  */
 import { expect, type Page } from '@playwright/test';
@@ -22,17 +22,24 @@ interface Views {
 /** A view's choice that shows the revoked tokens ("Revoked", "Revoked (3)"). */
 const REVOKED_VIEW = /^\s*revoked\b/i;
 
+/** A link marked as the one to the page showing. */
+const CURRENT_LINK = 'a[aria-current]:not([aria-current="false"])';
+
+/** The most links that a group of links to views holds: a navigation bar around a "Revoked" link is no such group. */
+const MAX_VIEW_LINKS = 6;
+
 /**
  * The views of a list that shows its active and its revoked tokens apart and never together: the tabs of a tablist,
- * else the choices of a visible `<select>`, that offer "Revoked" and no "All" ("Active | Revoked"). Tabs count as
- * views only when they tell which one is chosen (`aria-selected`), so that no view is walked twice.
+ * else the links of a list or navigation (a handful at most, as a server renders tabs), else the choices of a visible
+ * `<select>`, that offer "Revoked" and no "All" ("Active | Revoked"). Tabs and links count as views only when they
+ * tell which one is chosen (a tab's `aria-selected`, a link's `aria-current`), so that no view is walked twice.
  *
  * @param page the page
  * @returns the views, or undefined for a list shown in one view
  */
 async function viewsOf(page: Page): Promise<Views | undefined> {
-  // A page with no tab nor select at all (a long list of Revoke buttons) is told by one CSS query, not role queries.
-  if ((await page.locator('[role=tab], select').count()) === 0) return undefined;
+  // A page with no tab, current link nor select (a long list of Revoke buttons) is told by one CSS query, not role queries.
+  if ((await page.locator(`[role=tab], ${CURRENT_LINK}, select`).count()) === 0) return undefined;
   const tab = (name: RegExp) => page.getByRole('tab', { name });
   const tabs = page.getByRole('tablist').filter({ has: tab(REVOKED_VIEW) }).filter({ hasNot: tab(ALL) }).first().getByRole('tab');
   const tabStart = await tabs.evaluateAll((all) => all.findIndex((one) => one.getAttribute('aria-selected') === 'true'));
@@ -42,6 +49,19 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
       start: tabStart,
       choose: (index) => tabs.nth(index).click(),
       chosen: async (index) => (await tabs.nth(index).getAttribute('aria-selected').catch(() => null)) === 'true',
+    };
+  }
+  const link = (name: RegExp) => page.getByRole('link', { name });
+  const links = link(REVOKED_VIEW)
+    .locator('xpath=ancestor::*[self::ul or self::ol or self::nav or @role="navigation" or @role="list"][1]')
+    .filter({ has: page.locator(CURRENT_LINK) }).filter({ hasNot: link(ALL) }).first().getByRole('link');
+  const linkStart = await links.evaluateAll((all, current) => all.findIndex((one) => one.matches(current)), CURRENT_LINK);
+  if (linkStart >= 0 && (await links.count()) <= MAX_VIEW_LINKS) {
+    return {
+      count: await links.count(),
+      start: linkStart,
+      choose: (index) => links.nth(index).click(),
+      chosen: (index) => links.nth(index).evaluate((one, current) => one.matches(current), CURRENT_LINK).catch(() => false),
     };
   }
   const option = (hasText: RegExp) => page.locator('option').filter({ hasText });

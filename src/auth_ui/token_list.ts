@@ -7,6 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
+import { HEADER_ROW, IN_NAVIGATION, IN_REVOKED_PART, REVOKED, REVOKED_ICON, REVOKED_MARK } from './list_marks.ts';
 import { fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
 
@@ -91,8 +92,11 @@ export class TokenList {
     return this.#rows().filter({ has: this.#revoke() }).or(this.#sayRevoked(this.#rows()));
   }
 
+  /** @returns the table rows and list items of the page, those of a navigation (links to views, menus) left out */
   #rows(): Locator {
-    return this.page.getByRole('row').or(this.page.getByRole('listitem'));
+    return this.page.getByRole('row').or(this.page.getByRole('listitem')).filter({
+      hasNot: this.page.locator(`xpath=self::*[${IN_NAVIGATION}]`),
+    });
   }
 
   /**
@@ -263,35 +267,3 @@ const CHECK_EVERY_MS = 250;
 
 /** The most elements one list entry holds: a row, an item or a box, not the list around them. */
 const ENTRY_ELEMENTS = 200;
-
-/** How an entry says its token is revoked. */
-const REVOKED = /revoked/i;
-
-/** A mark that says only that: a status badge, not help text that mentions revoking. */
-const REVOKED_MARK = /^\s*revoked\s*$/i;
-
-/** Headings of a part of the page: `<h1>`–`<h6>`, `role=heading`, a table's caption, a fieldset's legend, a `<details>`'s summary. */
-const HEADING =
-  'self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading" or self::caption or self::legend or self::summary';
-
-/** The XPath condition that an element is a table's header row: it holds column headers and no cell. */
-const HEADER_ROW = '(.//th or .//*[@role="columnheader"]) and not(.//td or .//*[@role="cell" or @role="gridcell"])';
-
-/** The XPath condition that a text starts with "revoked", in any case, after spaces. */
-const startsRevoked = (text: string) => `starts-with(translate(normalize-space(${text}), "REVOKED", "revoked"), "revoked")`;
-
-/**
- * The XPath condition that an element stands in a part of the page titled "Revoked…" ("Revoked tokens", "Revoked
- * (3)"): a part labelled so (by `aria-label`, or by `aria-labelledby` as a tab labels its panel), that starts with a
- * heading that says so, or whose nearest heading before it among its siblings says so. A title that only mentions
- * revoking ("Tokens (revoked ones are kept)") does not count.
- */
-const IN_REVOKED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label')} or id(@aria-labelledby)[${startsRevoked('.')}] or ` +
-  `*[1][${HEADING}][${startsRevoked('.')}] or preceding-sibling::*[${HEADING}][1][${startsRevoked('.')}]]`;
-
-/**
- * An icon that says "revoked" by its `aria-label`, `title` or `alt` alone (a status shown as a symbol); never
- * a control, whose tooltip may tell what revoking does.
- */
-const REVOKED_ICON =
-  ':is([aria-label*="revoked" i], [title*="revoked" i], img[alt*="revoked" i]):not(button, a, [role=button], [role=link])';

@@ -300,7 +300,8 @@ test("a list shown in views by a <select> that loads each view's page is read in
 });
 
 // Revoked tokens shown by a link that a server reads ("?revoked=1"), and links left alone: one to a page of revoked
-// tokens only, a script's "#" toggle, and (on /toggle) a link that toggles back and keeps its label.
+// tokens only (in a navigation's list, which is no entry), a script's "#" toggle, and (on /toggle) a link that toggles
+// back and keeps its label.
 function linked(url: string): string {
   const { pathname, searchParams } = new URL(url, 'http://127.0.0.1');
   const showing = searchParams.get('revoked') === '1';
@@ -310,7 +311,7 @@ function linked(url: string): string {
     : showing
     ? '<a href="/">Hide revoked tokens</a>'
     : '<a href="?revoked=1">Show revoked tokens</a>';
-  return `<nav><a href="/revoked-only?revoked=1">Show revoked only</a></nav>
+  return `<nav><ul><li><a href="/revoked-only?revoked=1">Show revoked only</a></li></ul></nav>
     <a href="#" id="script" onclick="document.body.dataset.script = 'clicked'">Show revoked</a> ${toggle}
     <ul><li>kept <button>Revoke</button></li>${showing ? '<li>gone <span>Revoked</span></li>' : ''}</ul>`;
 }
@@ -328,5 +329,37 @@ test('a link that shows revoked tokens by adding to the query is followed; other
     assert.equal(await list.isRevoked('gone'), true);
     assert.equal(await list.countAll(list.row('gone')), 1, 'a link that changes the query (toggles back) is not followed');
     assert.match(page.url(), /\/toggle\?revoked=1$/);
+  });
+});
+
+// Views as a server renders tabs: links, the one showing marked aria-current, the revoked tokens unmarked in theirs. On
+// /wide, a navigation of seven links with a "Revoked" one is no group of views.
+function viewLinks(url: string): string {
+  const { pathname, searchParams } = new URL(url, 'http://127.0.0.1');
+  const revoked = searchParams.get('status') === 'revoked';
+  const current = (on: boolean) => (on ? ' aria-current="page"' : '');
+  const links = ['Active', 'Revoked (1)', ...(pathname === '/wide' ? ['Help', 'Sessions', 'Keys', 'Logs', 'Account'] : [])]
+    .map((label, at) =>
+      `<li><a href="${pathname}?status=${['active', 'revoked'][at] ?? label}"${current(at === (revoked ? 1 : 0))}>${label}</a></li>`
+    );
+  return `<nav><a href="/" aria-current="page">Tokens</a></nav><ul>${links.join('')}</ul>
+    <table><tr><th>Name</th><th></th></tr>${
+    revoked ? '<tr><td>gone</td><td></td></tr>' : '<tr><td>kept</td><td><button>Revoke</button></td></tr>'
+  }</table>`;
+}
+
+test('a list shown in views by links, the current one marked, is read in each view', async () => {
+  await servedPage(viewLinks, async (page) => {
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true, 'unmarked, in the view whose current link says "Revoked"');
+    assert.match(page.url(), /\/\?status=revoked$/);
+    assert.equal(await list.countAll(list.active('kept')), 1);
+    assert.equal(await list.countAll(list.row('gone')), 1);
+    assert.equal(await list.isRevoked('kept'), false);
+    assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
+
+    await page.goto(new URL('/wide', page.url()).href);
+    assert.equal(await list.isRevoked('gone'), false);
+    assert.match(page.url(), /\/wide$/, 'no link of a wide navigation was followed');
   });
 });
