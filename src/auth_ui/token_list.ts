@@ -132,6 +132,20 @@ export class TokenList {
   }
 
   /**
+   * Waits until entries show on some page of the list, and counts them on all pages together: one walk of the list
+   * when they show at once.
+   *
+   * @param entries the entries
+   * @param message what it means when none ever shows
+   * @returns their number, at least 1
+   */
+  async countShown(entries: Locator, message: string): Promise<number> {
+    let count = 0;
+    await this.#eventually(async () => (count = await this.countAll(entries)) > 0, message);
+    return count;
+  }
+
+  /**
    * Waits until entries number so many on all pages of the list together, as {@link countAll} counts them.
    *
    * @param entries the entries

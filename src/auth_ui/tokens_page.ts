@@ -147,8 +147,7 @@ export class TokensPage extends TokenList {
    */
   async revoke(name: string, confirm = true): Promise<void> {
     const active = this.active(name);
-    await this.shows(active, `revoking: an active token named "${name}" is listed`);
-    const before = await this.countAll(active);
+    const before = await this.countShown(active, `revoking: an active token named "${name}" is listed`);
     await this.seek(active);
     let native = false;
     const answer = (dialog: { accept(): Promise<void>; dismiss(): Promise<void> }) => {
@@ -164,8 +163,9 @@ export class TokensPage extends TokenList {
       this.page.off('dialog', answer);
     }
     if (confirm) {
-      await this.counts(active, before - 1, 'step 3: one active entry fewer');
+      // The page of the list that Revoke leaves shows the revoked entry: it is looked for there before every page is counted.
       await this.shows(this.revoked(name), 'step 3: shown as revoked');
+      await this.counts(active, before - 1, 'step 3: one active entry fewer');
     }
   }
 
