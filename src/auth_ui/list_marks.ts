@@ -33,10 +33,12 @@ export const IN_REVOKED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label
 
 /**
  * The XPath condition that an element is part of a navigation: in a `<nav>`, a navigation, tab list or menu, or an
- * item of a list whose items lead to views, one of them marked as the current one (`<li><a aria-current>`).
+ * item of a list whose items lead to views, one of them "Revoked…" and one marked as the current one
+ * (`<li><a aria-current>`). A list of tokens whose links lead to each token, the one shown marked current, is no
+ * navigation.
  */
 export const IN_NAVIGATION = 'ancestor::nav or ancestor::*[@role="navigation" or @role="tablist" or @role="menu" or @role="menubar"] or ' +
-  'parent::*[*/a[@aria-current and @aria-current!="false"]]';
+  `parent::*[*/a[@aria-current and @aria-current!="false"]][*/a[${startsRevoked('.')}]]`;
 
 /**
  * An icon that says "revoked" by its `aria-label`, `title` or `alt` alone (a status shown as a symbol); never

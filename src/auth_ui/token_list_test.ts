@@ -58,6 +58,14 @@ test('a header row that names a "Revoked at" column is no entry', async () => {
   await page.close();
 });
 
+// A token list whose names link to each token, the one shown in a detail pane marked current: a list, not a navigation.
+test('a token list whose items link to each token, one marked current, is listed', async () => {
+  const page = await pageWith(`<ul><li><a href="/tokens/1" aria-current="page">viewed</a> <button>Revoke</button></li>
+    <li><a href="/tokens/2">other</a> <button>Revoke</button></li></ul>`);
+  assert.deepEqual(await new TokenList(page).list(), [{ name: 'viewed', revoked: false }, { name: 'other', revoked: false }]);
+  await page.close();
+});
+
 test('boxes that show tokens by icons only cannot be listed, and the error says why', async () => {
   const page = await pageWith('<div><div><h3>gone</h3><span role="img" aria-label="Revoked">⊘</span></div></div>');
   await assert.rejects(new TokenList(page).list(), /a Revoke control or a "Revoked" mark\) but no table row or list item holds them/);
