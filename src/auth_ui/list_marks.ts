@@ -23,22 +23,37 @@ const startsRevoked = (text: string) => `starts-with(translate(normalize-space($
 /**
  * The XPath condition that an element stands in a part of the page titled "Revoked…" ("Revoked tokens", "Revoked
  * (3)"): a part labelled so (by `aria-label`, or by `aria-labelledby` as a tab labels its panel), that starts with a
- * heading that says so, or whose nearest heading before it among its siblings says so; or the whole page, while the
- * view it shows is one so titled (its chosen tab, or its link marked `aria-current`). A title that only mentions
- * revoking ("Tokens (revoked ones are kept)") does not count.
+ * heading that says so, or whose nearest heading before it among its siblings says so (a table row or list item has
+ * no heading among its siblings: theirs are not read, thousands of rows each). A title that only mentions revoking
+ * ("Tokens (revoked ones are kept)") does not count.
  */
-export const IN_REVOKED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label')} or id(@aria-labelledby)[${startsRevoked('.')}] or ` +
-  `*[1][${HEADING}][${startsRevoked('.')}] or preceding-sibling::*[${HEADING}][1][${startsRevoked('.')}]] or ` +
-  `//*[@role="tab" and @aria-selected="true" or self::a and @aria-current and @aria-current!="false"][${startsRevoked('.')}]`;
+export const IN_TITLED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label')} or id(@aria-labelledby)[${startsRevoked('.')}] or ` +
+  `*[1][${HEADING}][${startsRevoked('.')}] or ` +
+  `not(self::tr or self::li) and preceding-sibling::*[${HEADING}][1][${startsRevoked('.')}]]`;
 
 /**
- * The XPath condition that an element is part of a navigation: in a `<nav>`, a navigation, tab list or menu, or an
- * item of a list whose items lead to views, one of them "Revoked…" and one marked as the current one
- * (`<li><a aria-current>`). A list of tokens whose links lead to each token, the one shown marked current, is no
- * navigation.
+ * The XPath condition, of the page, that the view it shows is titled "Revoked…": its chosen tab, or its link marked
+ * `aria-current`.
  */
-export const IN_NAVIGATION = 'ancestor::nav or ancestor::*[@role="navigation" or @role="tablist" or @role="menu" or @role="menubar"] or ' +
-  `parent::*[*/a[@aria-current and @aria-current!="false"]][*/a[${startsRevoked('.')}]]`;
+export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or self::a and @aria-current and @aria-current!="false"][${
+  startsRevoked('.')
+}]`;
+
+/** The XPath condition that an element stands in a part titled "Revoked…", the whole page while such a view shows. */
+export const IN_REVOKED_PART = `${IN_TITLED_PART} or ${REVOKED_VIEW_SHOWN}`;
+
+/** The XPath condition that an element is in a navigation: a `<nav>`, a navigation, tab list or menu. */
+export const IN_NAV = 'ancestor::nav or ancestor::*[@role="navigation" or @role="tablist" or @role="menu" or @role="menubar"]';
+
+/**
+ * The XPath condition that a list's items lead to views: one of their links "Revoked…" and one marked as the current
+ * one (`<li><a aria-current>`). A list of tokens whose links lead to each token, the one shown marked current, is no
+ * such list.
+ */
+export const VIEW_LINKS = `*/a[@aria-current and @aria-current!="false"] and */a[${startsRevoked('.')}]`;
+
+/** The XPath condition that an element is part of a navigation: in one, or an item of a list of links to views. */
+export const IN_NAVIGATION = `${IN_NAV} or parent::*[${VIEW_LINKS}]`;
 
 /**
  * An icon that says "revoked" by its `aria-label`, `title` or `alt` alone (a status shown as a symbol); never

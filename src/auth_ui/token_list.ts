@@ -7,15 +7,10 @@
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
-import { HEADER_ROW, IN_NAVIGATION, IN_REVOKED_PART, REVOKED, REVOKED_ICON, REVOKED_MARK } from './list_marks.ts';
+import * as marks from './list_marks.ts';
+import { type ListedToken, tokensIn } from './list_rows.ts';
 import { fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
-
-/** A listed token: its name as shown, and whether it is shown as revoked. */
-export interface ListedToken {
-  readonly name: string;
-  readonly revoked: boolean;
-}
 
 /** The token list of the page showing. */
 export class TokenList {
@@ -44,7 +39,7 @@ export class TokenList {
   row(name: string): Locator {
     // One pass for the marks: a Revoke control, an icon that says "revoked", or the element itself in a part titled so.
     const mark = this.#revoke().or(this.#revokedMark());
-    const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: REVOKED }));
+    const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: marks.REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
     // An entry is around a name that shows (not one in a hidden view), and small: larger elements (the list, the
@@ -75,8 +70,8 @@ export class TokenList {
    * title or alternative text) or stand in a part titled "Revoked…".
    */
   #sayRevoked(elements: Locator): Locator {
-    const entries = elements.filter({ hasNot: this.page.locator(`xpath=self::*[${HEADER_ROW}]`) });
-    return entries.filter({ hasText: REVOKED }).or(entries.filter({ hasNot: this.#revoke() }).filter({ has: this.#revokedMark() }));
+    const entries = elements.filter({ hasNot: this.page.locator(`xpath=self::*[${marks.HEADER_ROW}]`) });
+    return entries.filter({ hasText: marks.REVOKED }).or(entries.filter({ hasNot: this.#revoke() }).filter({ has: this.#revokedMark() }));
   }
 
   /**
@@ -84,19 +79,21 @@ export class TokenList {
    * `has`, which takes the element itself too)
    */
   #revokedMark(): Locator {
-    return this.page.locator(REVOKED_ICON).or(this.page.locator(`xpath=self::*[${IN_REVOKED_PART}]`));
+    return this.page.locator(marks.REVOKED_ICON).or(this.page.locator(`xpath=self::*[${marks.IN_REVOKED_PART}]`));
   }
 
-  /** @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked */
+  /**
+   * @returns the table rows and list items of the token list: those with a Revoke control or shown as revoked, a
+   * navigation's never
+   */
   tokenRows(): Locator {
-    return this.#rows().filter({ has: this.#revoke() }).or(this.#sayRevoked(this.#rows()));
+    const rows = this.#rows().filter({ hasNot: this.page.locator(`xpath=self::*[${marks.IN_NAVIGATION}]`) });
+    return rows.filter({ has: this.#revoke() }).or(this.#sayRevoked(rows));
   }
 
-  /** @returns the table rows and list items of the page, those of a navigation (links to views, menus) left out */
+  /** @returns the table rows and list items of the page, those of a navigation (links to views, menus) among them */
   #rows(): Locator {
-    return this.page.getByRole('row').or(this.page.getByRole('listitem')).filter({
-      hasNot: this.page.locator(`xpath=self::*[${IN_NAVIGATION}]`),
-    });
+    return this.page.getByRole('row').or(this.page.getByRole('listitem'));
   }
 
   /**
@@ -233,33 +230,12 @@ export class TokenList {
 
   /** @returns the tokens listed on the page showing, as {@link list} reads them */
   async #listHere(): Promise<ListedToken[]> {
-    // One pass over the page, as a locator per row would resolve the whole list again for each row: the Revoke
-    // controls, then the rows and list items that hold one or say "revoked".
+    // The Revoke controls, then the rows and list items that hold one or say "revoked", read in one pass.
     const revokes = await everyControl(this.page, 'Revoke').elementHandles();
     try {
-      const entries = await this.#rows().evaluateAll((rows, [revokes, revoked, icon, part, header]) => {
-        const holders = new Set<Node>();
-        for (const revoke of revokes) for (let node: Node | null = revoke; node; node = node.parentNode) holders.add(node);
-        // A row with a Revoke control; else, not a header row, one that says "revoked" or stands in a part titled so.
-        return rows.filter((row) =>
-          holders.has(row) ||
-          !document.evaluate(`boolean(self::*[${header}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue &&
-            (revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null ||
-              document.evaluate(`boolean(self::*[${part}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue)
-        ).map(
-          (row) => {
-            const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
-            const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
-            const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
-            const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
-            const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
-            const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
-            return { name: name?.trim() ?? '', revoked: !holders.has(row) };
-          },
-        );
-      }, [revokes, REVOKED, REVOKED_ICON, IN_REVOKED_PART, HEADER_ROW] as const);
-      const marks = this.page.getByText(REVOKED_MARK).or(this.page.locator(REVOKED_ICON));
-      if (entries.length === 0 && (revokes.length > 0 || (await marks.count()) > 0)) {
+      const entries = await tokensIn(this.#rows(), revokes);
+      const shown = this.page.getByText(marks.REVOKED_MARK).or(this.page.locator(marks.REVOKED_ICON));
+      if (entries.length === 0 && (revokes.length > 0 || (await shown.count()) > 0)) {
         throw new Error(
           'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
             'entries cannot be told apart without their names: listing needs a table or a list; creating and revoking by name work ' +
