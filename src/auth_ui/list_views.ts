@@ -3,7 +3,7 @@
  * and never together ("Active | Revoked" tabs, links or a `<select>`): each
  * view is walked as {@link everyPage} walks a list, the view showing first.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
 import { ALL, everyPage, TURN_MS } from './list_pages.ts';
 
@@ -42,28 +42,14 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
   if ((await page.locator(`[role=tab], ${CURRENT_LINK}, select`).count()) === 0) return undefined;
   const tab = (name: RegExp) => page.getByRole('tab', { name });
   const tabs = page.getByRole('tablist').filter({ has: tab(REVOKED_VIEW) }).filter({ hasNot: tab(ALL) }).first().getByRole('tab');
-  const tabStart = await tabs.evaluateAll((all) => all.findIndex((one) => one.getAttribute('aria-selected') === 'true'));
-  if (tabStart >= 0) {
-    return {
-      count: await tabs.count(),
-      start: tabStart,
-      choose: (index) => tabs.nth(index).click(),
-      chosen: async (index) => (await tabs.nth(index).getAttribute('aria-selected').catch(() => null)) === 'true',
-    };
-  }
+  const tabViews = await clickedViews(tabs, '[aria-selected="true"]');
+  if (tabViews) return tabViews;
   const link = (name: RegExp) => page.getByRole('link', { name });
   const links = link(REVOKED_VIEW)
     .locator('xpath=ancestor::*[self::ul or self::ol or self::nav or @role="navigation" or @role="list"][1]')
     .filter({ has: page.locator(CURRENT_LINK) }).filter({ hasNot: link(ALL) }).first().getByRole('link');
-  const linkStart = await links.evaluateAll((all, current) => all.findIndex((one) => one.matches(current)), CURRENT_LINK);
-  if (linkStart >= 0 && (await links.count()) <= MAX_VIEW_LINKS) {
-    return {
-      count: await links.count(),
-      start: linkStart,
-      choose: (index) => links.nth(index).click(),
-      chosen: (index) => links.nth(index).evaluate((one, current) => one.matches(current), CURRENT_LINK).catch(() => false),
-    };
-  }
+  const linkViews = await clickedViews(links, CURRENT_LINK);
+  if (linkViews && linkViews.count <= MAX_VIEW_LINKS) return linkViews;
   const option = (hasText: RegExp) => page.locator('option').filter({ hasText });
   const select = page.locator('select').filter({ has: option(REVOKED_VIEW), hasNot: option(ALL), visible: true }).first();
   if ((await select.count()) === 0) return undefined;
@@ -73,6 +59,24 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
     start: await selected(),
     choose: async (index) => void (await select.selectOption({ index })),
     chosen: async (index) => (await selected().catch(() => -1)) === index,
+  };
+}
+
+/**
+ * Views chosen by clicking one of some controls (tabs, links), the chosen one telling so.
+ *
+ * @param controls the controls, one per view
+ * @param chosen a CSS selector that the chosen control matches, and no other
+ * @returns the views, or undefined when no control says it is chosen
+ */
+async function clickedViews(controls: Locator, chosen: string): Promise<Views | undefined> {
+  const start = await controls.evaluateAll((all, chosen) => all.findIndex((one) => one.matches(chosen)), chosen);
+  if (start < 0) return undefined;
+  return {
+    count: await controls.count(),
+    start,
+    choose: (index) => controls.nth(index).click(),
+    chosen: (index) => controls.nth(index).evaluate((one, chosen) => one.matches(chosen), chosen).catch(() => false),
   };
 }
 
