@@ -32,12 +32,29 @@ export const IN_TITLED_PART = `ancestor-or-self::*[${startsRevoked('@aria-label'
   `not(self::tr or self::li) and preceding-sibling::*[${HEADING}][1][${startsRevoked('.')}]]`;
 
 /**
- * The XPath condition, of the page, that the view it shows is titled "Revoked…": its chosen tab, or its link marked
- * `aria-current`.
+ * Classes by which a stylesheet marks the current link or its list item, where no `aria-current` does: Bootstrap's
+ * `active`, Bulma's `is-active`, and their like.
  */
-export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or self::a and @aria-current and @aria-current!="false"][${
-  startsRevoked('.')
-}]`;
+const CURRENT_CLASSES = ['active', 'current', 'selected', 'is-active', 'is-current', 'is-selected'];
+
+/** The CSS condition that an element has one of {@link CURRENT_CLASSES}. */
+const CURRENT_CLASS = `:is(${CURRENT_CLASSES.map((name) => `.${name}`).join(', ')})`;
+
+/** A CSS selector of a link marked as the one to the page showing: by `aria-current`, or by a class on it or its list item. */
+export const CURRENT_LINK = `a[aria-current]:not([aria-current="false"]), a${CURRENT_CLASS}, :is(li, [role=listitem])${CURRENT_CLASS} > a`;
+
+/** The XPath condition that an element has one of {@link CURRENT_CLASSES}. */
+const HAS_CURRENT_CLASS = CURRENT_CLASSES.map((name) => `contains(concat(" ", normalize-space(@class), " "), " ${name} ")`).join(' or ');
+
+/** The XPath condition that an element is a link selected by {@link CURRENT_LINK}. */
+const IS_CURRENT_LINK = `self::a[@aria-current and @aria-current!="false" or ${HAS_CURRENT_CLASS} or ` +
+  `parent::*[self::li or @role="listitem"][${HAS_CURRENT_CLASS}]]`;
+
+/**
+ * The XPath condition, of the page, that the view it shows is titled "Revoked…": its chosen tab, or its current link
+ * (see {@link CURRENT_LINK}).
+ */
+export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or ${IS_CURRENT_LINK}][${startsRevoked('.')}]`;
 
 /** The XPath condition that an element stands in a part titled "Revoked…", the whole page while such a view shows. */
 export const IN_REVOKED_PART = `${IN_TITLED_PART} or ${REVOKED_VIEW_SHOWN}`;
@@ -47,10 +64,10 @@ export const IN_NAV = 'ancestor::nav or ancestor::*[@role="navigation" or @role=
 
 /**
  * The XPath condition that a list's items lead to views: one of their links "Revoked…" and one marked as the current
- * one (`<li><a aria-current>`). A list of tokens whose links lead to each token, the one shown marked current, is no
+ * one (see {@link CURRENT_LINK}). A list of tokens whose links lead to each token, the one shown marked current, is no
  * such list.
  */
-export const VIEW_LINKS = `*/a[@aria-current and @aria-current!="false"] and */a[${startsRevoked('.')}]`;
+export const VIEW_LINKS = `*/a[${IS_CURRENT_LINK}] and */a[${startsRevoked('.')}]`;
 
 /** The XPath condition that an element is part of a navigation: in one, or an item of a list of links to views. */
 export const IN_NAVIGATION = `${IN_NAV} or parent::*[${VIEW_LINKS}]`;

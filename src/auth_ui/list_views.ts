@@ -6,6 +6,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
 import { ALL, everyPage, TURN_MS } from './list_pages.ts';
+import { CURRENT_LINK } from './list_marks.ts';
 
 /** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
 interface Views {
@@ -21,9 +22,6 @@ interface Views {
 
 /** A view's choice that shows the revoked tokens ("Revoked", "Revoked (3)"). */
 const REVOKED_VIEW = /^\s*revoked\b/i;
-
-/** A link marked as the one to the page showing. */
-const CURRENT_LINK = 'a[aria-current]:not([aria-current="false"])';
 
 /** The most links that a group of links to views holds: a navigation bar around a "Revoked" link is no such group. */
 const MAX_VIEW_LINKS = 6;

@@ -341,15 +341,21 @@ test('a link that shows revoked tokens by adding to the query is followed; other
 });
 
 // Views as a server renders tabs: links, the one showing marked aria-current, the revoked tokens unmarked in theirs. On
-// /wide, a navigation of seven links with a "Revoked" one is no group of views.
+// /wide, a navigation of seven links with a "Revoked" one is no group of views. On /class, the current link is marked by
+// a class alone (Bootstrap's `nav-link active`); on /item, by its list item's class (`<li class="active">`).
 function viewLinks(url: string): string {
   const { pathname, searchParams } = new URL(url, 'http://127.0.0.1');
   const revoked = searchParams.get('status') === 'revoked';
-  const current = (on: boolean) => (on ? ' aria-current="page"' : '');
+  const marks: Record<string, (on: boolean) => [item: string, link: string]> = {
+    '/class': (on) => ['', ` class="nav-link${on ? ' active' : ''}"`],
+    '/item': (on) => [on ? ' class="tab active"' : ' class="tab"', ''],
+  };
+  const mark = marks[pathname] ?? ((on) => ['', on ? ' aria-current="page"' : '']);
   const links = ['Active', 'Revoked (1)', ...(pathname === '/wide' ? ['Help', 'Sessions', 'Keys', 'Logs', 'Account'] : [])]
-    .map((label, at) =>
-      `<li><a href="${pathname}?status=${['active', 'revoked'][at] ?? label}"${current(at === (revoked ? 1 : 0))}>${label}</a></li>`
-    );
+    .map((label, at) => {
+      const [item, link] = mark(at === (revoked ? 1 : 0));
+      return `<li${item}><a href="${pathname}?status=${['active', 'revoked'][at] ?? label}"${link}>${label}</a></li>`;
+    });
   return `<nav><a href="/" aria-current="page">Tokens</a></nav><ul>${links.join('')}</ul>
     <table><tr><th>Name</th><th></th></tr>${
     revoked ? '<tr><td>gone</td><td></td></tr>' : '<tr><td>kept</td><td><button>Revoke</button></td></tr>'
@@ -369,5 +375,18 @@ test('a list shown in views by links, the current one marked, is read in each vi
     await page.goto(new URL('/wide', page.url()).href);
     assert.equal(await list.isRevoked('gone'), false);
     assert.match(page.url(), /\/wide$/, 'no link of a wide navigation was followed');
+  });
+});
+
+test('a list shown in views by links, the current one marked by a class on it or its item, is read in each view', async () => {
+  await servedPage(viewLinks, async (page) => {
+    const list = new TokenList(page);
+    for (const path of ['/class', '/item']) {
+      await page.goto(new URL(path, page.url()).href);
+      assert.equal(await list.isRevoked('gone'), true, `${path}: unmarked, in the view whose current link says "Revoked"`);
+      assert.match(page.url(), new RegExp(`${path}\\?status=revoked$`));
+      assert.equal(await list.countAll(list.row('gone')), 1, `${path}: each view once`);
+      assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }], path);
+    }
   });
 });
