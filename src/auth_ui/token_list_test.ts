@@ -390,3 +390,46 @@ test('a list shown in views by links, the current one marked by a class on it or
     }
   });
 });
+
+// A list that grows only as it is scrolled: twenty tokens at first, ten more each time its end shows, up to fifty; the
+// last one revoked. In the page's own scrolling, each part fetched and shown after a while (more than a moment); or in a
+// box that scrolls, each part shown at once from the page's memory.
+function growing(scroller: string, next: string): string {
+  return `${scroller.replace('><', '><ul id="tokens"></ul><p id="end">Loading…</p><')}
+  <script>
+    const tokens = document.getElementById('tokens');
+    const add = () => {
+      for (let i = 0; i < 10; i++) {
+        const at = tokens.children.length;
+        tokens.insertAdjacentHTML('beforeend', at === 49
+          ? '<li style="height: 40px">t' + at + ' <span>Revoked</span></li>'
+          : '<li style="height: 40px">t' + at + ' <button>Revoke</button></li>');
+      }
+      if (tokens.children.length === 50) document.getElementById('end').remove();
+    };
+    add();
+    add();
+    new IntersectionObserver((seen) => {
+      if (seen.some((one) => one.isIntersecting)) ${next};
+    }, { root: document.querySelector('[data-root]') }).observe(document.getElementById('end'));
+  </script>`;
+}
+
+/** Reads a list that grows as it is scrolled, and checks that every token was read. */
+async function readToItsEnd(page: Page): Promise<void> {
+  const list = new TokenList(page);
+  assert.equal(await list.isRevoked('t49'), true);
+  const listed = await list.list();
+  assert.equal(listed.length, 50);
+  assert.deepEqual(listed.filter((token) => token.revoked), [{ name: 't49', revoked: true }]);
+}
+
+test('a list that grows as the page is scrolled, fetching each part, is read to its end', async () => {
+  await servedPage(() => growing('<main></main>', "fetch('/more').then(() => setTimeout(add, 700))"), readToItsEnd);
+});
+
+test('a list that grows at once as a box in the page is scrolled is read to its end', async () => {
+  const page = await pageWith(growing('<div data-root style="height: 300px; overflow-y: auto"></div>', 'add()'));
+  await readToItsEnd(page);
+  await page.close();
+});
