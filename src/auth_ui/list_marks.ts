@@ -7,6 +7,9 @@
 /** How an entry says its token is revoked. */
 export const REVOKED = /revoked/i;
 
+/** A view's or filter's choice that shows the revoked tokens ("Revoked", "Revoked (3)"). */
+export const REVOKED_VIEW = /^\s*revoked\b/i;
+
 /** A mark that says only that: a status badge, not help text that mentions revoking. */
 export const REVOKED_MARK = /^\s*revoked\s*$/i;
 
@@ -42,6 +45,9 @@ const CURRENT_CLASS = `:is(${CURRENT_CLASSES.map((name) => `.${name}`).join(', '
 
 /** A CSS selector of a link marked as the one to the page showing: by `aria-current`, or by a class on it or its list item. */
 export const CURRENT_LINK = `a[aria-current]:not([aria-current="false"]), a${CURRENT_CLASS}, :is(li, [role=listitem])${CURRENT_CLASS} > a`;
+
+/** From a link, the group of links it stands in: the nearest list or navigation around it. */
+export const LINK_GROUP = 'xpath=ancestor::*[self::ul or self::ol or self::nav or @role="navigation" or @role="list"][1]';
 
 /** The XPath condition that an element has one of {@link CURRENT_CLASSES}. */
 const HAS_CURRENT_CLASS = CURRENT_CLASSES.map((name) => `contains(concat(" ", normalize-space(@class), " "), " ${name} ")`).join(' or ');

@@ -11,6 +11,7 @@
  */
 import { expect, type Locator, type Page, type Request } from '@playwright/test';
 import { everyControl, loaded } from './controls.ts';
+import * as marks from './list_marks.ts';
 
 /** A control that turns to the next page ("Next »" too). "»" alone is left out: pagers use it for the last page. */
 export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→]?|[›>→])\s*$/i;
@@ -160,8 +161,8 @@ export const ALL = /^\s*(?:all|any)\b/i;
  * Shows the revoked tokens that the page keeps out of sight: it opens the collapsed parts whose summary says
  * "revoked" ("Revoked tokens (3)"), checks a checkbox or switch that shows them and is off, unchecks one that hides
  * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, chooses "All" in a filter
- * that offers it beside "Revoked" (tabs, or a `<select>`) when it is not chosen, and follows a link that shows them
- * (see {@link followShowLink}). Only controls whose state can be read are chosen, so a second visit never hides them
+ * that offers it beside "Revoked" (tabs, a `<select>`, or links that mark the current one) when it is not chosen, and
+ * follows a link that shows them (see {@link followShowLink}). Only controls whose state can be read are chosen, so a second visit never hides them
  * again. Other collapsed parts (menus, help), switches, filters and links are left as they are.
  *
  * @param page the page
@@ -179,13 +180,18 @@ async function showRevoked(page: Page): Promise<void> {
     .or(allTab)
     .filter({ visible: true });
   const filters = page.locator('select').filter({ has: page.locator('option').filter({ hasText: /revoked/i }), visible: true });
-  // A page with no switch, filter nor such link (a long list of Revoke buttons) is told by CSS, not a role query per kind.
+  const allLink = page.getByRole('link', { name: marks.REVOKED_VIEW }).locator(marks.LINK_GROUP)
+    .filter({ has: page.locator(marks.CURRENT_LINK) }).getByRole('link', { name: ALL })
+    .and(page.locator(`a:not(${marks.CURRENT_LINK})`)).filter({ visible: true });
+  // A page with no switch, filter, current link nor such link (a long list of Revoke buttons) is told by CSS, not a role
+  // query per kind.
   const any = page.locator(
-    'details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed], [role=tab], select',
+    `details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed], [role=tab], select, ${marks.CURRENT_LINK}`,
   ).or(page.locator('a[href]', { hasText: SHOW_REVOKED }));
   for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
     if ((await any.count()) === 0) return;
     if ((await off.count()) > 0) await off.first().click();
+    else if ((await allLink.count()) > 0) await turn(page, allLink.first());
     else if (!(await chooseAll(filters)) && !(await followShowLink(page))) return;
     await loaded(page);
   }

@@ -6,7 +6,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
 import { ALL, everyPage, TURN_MS } from './list_pages.ts';
-import { CURRENT_LINK } from './list_marks.ts';
+import { CURRENT_LINK, LINK_GROUP, REVOKED_VIEW } from './list_marks.ts';
 
 /** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
 interface Views {
@@ -19,9 +19,6 @@ interface Views {
   /** Whether a view is the one showing. */
   chosen(index: number): Promise<boolean>;
 }
-
-/** A view's choice that shows the revoked tokens ("Revoked", "Revoked (3)"). */
-const REVOKED_VIEW = /^\s*revoked\b/i;
 
 /** The most links that a group of links to views holds: a navigation bar around a "Revoked" link is no such group. */
 const MAX_VIEW_LINKS = 6;
@@ -44,7 +41,7 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
   if (tabViews) return tabViews;
   const link = (name: RegExp) => page.getByRole('link', { name });
   const links = link(REVOKED_VIEW)
-    .locator('xpath=ancestor::*[self::ul or self::ol or self::nav or @role="navigation" or @role="list"][1]')
+    .locator(LINK_GROUP)
     .filter({ has: page.locator(CURRENT_LINK) }).filter({ hasNot: link(ALL) }).first().getByRole('link');
   const linkViews = await clickedViews(links, CURRENT_LINK);
   if (linkViews && linkViews.count <= MAX_VIEW_LINKS) return linkViews;

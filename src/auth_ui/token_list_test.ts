@@ -391,6 +391,35 @@ test('a list shown in views by links, the current one marked by a class on it or
   });
 });
 
+// A filter offered as links, "All | Active | Revoked", the current one marked by a class (GitHub's "selected"), showing
+// the active tokens at first: "All" is followed, once. On /unmarked, no link is marked, so the filter's state cannot be
+// read and "All" is not followed (the site's navigation marks its current link, which tells nothing of the filter).
+function filterLinks(url: string): string {
+  const { pathname, searchParams } = new URL(url, 'http://127.0.0.1');
+  const status = searchParams.get('status') ?? 'active';
+  const mark = (label: string) => (pathname !== '/unmarked' && label.toLowerCase() === status ? ' class="selected"' : '');
+  const links = ['All', 'Active', 'Revoked'].map((label) =>
+    `<li><a href="${pathname}?status=${label.toLowerCase()}"${mark(label)}>${label}</a></li>`
+  );
+  return `<nav><a href="/" aria-current="page">Tokens</a></nav><ul class="filters">${links.join('')}</ul><ul>${
+    status === 'revoked' ? '' : '<li>kept <button>Revoke</button></li>'
+  }${status === 'active' ? '' : '<li>gone <span>Revoked</span></li>'}</ul>`;
+}
+
+test('a filter offered as links that offers "All" beside "Revoked", the current one marked, is turned to "All"', async () => {
+  await servedPage(filterLinks, async (page) => {
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true);
+    assert.match(page.url(), /\/\?status=all$/);
+    assert.equal(await list.countAll(list.row('gone')), 1, 'the views are not walked: "All" shows every token');
+    assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
+
+    await page.goto(new URL('/unmarked', page.url()).href);
+    assert.equal(await list.isRevoked('gone'), false);
+    assert.match(page.url(), /\/unmarked$/);
+  });
+});
+
 // A list that grows only as it is scrolled: twenty tokens at first, ten more each time its end shows, up to fifty; the
 // last one revoked. In the page's own scrolling, each part fetched and shown after a while (more than a moment); or in a
 // box that scrolls, each part shown at once from the page's memory.
