@@ -77,8 +77,11 @@ export const TOOL_SETTINGS = {
   sandboxUiVariant: setting({
     env: 'SLICER_SANDBOX_UI_VARIANT',
     defaults: '`0`',
-    schema: v.optional(v.pipe(v.picklist(['0', '1', '2', '3', '4'], message('expected 0, 1, 2, 3 or 4')), v.transform(Number)), '0'),
-    doc: "Serve one of the sandbox's alternative UIs (1-4, test mode), to check that the suite relies only on the contract.",
+    schema: v.optional(
+      v.pipe(v.picklist(['0', '1', '2', '3', '4', '5'], message('expected 0, 1, 2, 3, 4 or 5')), v.transform(Number)),
+      '0',
+    ),
+    doc: "Serve one of the sandbox's alternative UIs (1-5, test mode), to check that the suite relies only on the contract.",
   }),
   sandboxViolations: setting({
     env: 'SLICER_SANDBOX_VIOLATIONS',

@@ -44,8 +44,9 @@ test(
 );
 
 // Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes);
-// variants 1 and 2 show the list in parts of five (pages, "Load more"); variant 4 its revoked tokens in a tab of their own.
-for (const uiVariant of [0, 1, 2, 3, 4] as const) {
+// variants 1, 2 and 5 show the list in parts of five (pages, "Load more", a box that grows as it is scrolled); variant 4
+// its revoked tokens in a tab of their own; variant 5 behind a filter of links that shows the active ones at first.
+for (const uiVariant of [0, 1, 2, 3, 4, 5] as const) {
   test(`UI variant ${uiVariant}: entries are found by name, counted, revoked one at a time and listed`, { timeout: 120_000 }, async () => {
     const other = await startSandbox({ testMode: true, uiVariant });
     const page = await context.newPage();
@@ -116,9 +117,10 @@ test('a list of 3000 tokens is listed whole, and one of them found, revoked and 
   }
 });
 
-// A list in parts, oldest first, five at a time: pages (UI variant 1) or "Load more" (UI variant 2). What each step
+// A list in parts, oldest first, five at a time: pages (UI variant 1), "Load more" (UI variant 2) or a box that fetches
+// the next part when scrolled to its end (UI variant 5, its revoked tokens shown by a filter's "All"). What each step
 // looks for is in another part.
-for (const [uiVariant, parts] of [[1, 'pages'], [2, '"Load more"']] as const) {
+for (const [uiVariant, parts] of [[1, 'pages'], [2, '"Load more"'], [5, 'a box that grows as it is scrolled']] as const) {
   test(
     `a list in parts (${parts}) is read whole: a new token in the last part, twins in two, every part listed`,
     { timeout: 120_000 },

@@ -116,7 +116,14 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
     const tokens = store.list(user, 'permanent');
     // The 'name-mangled' violation shows every non-ASCII character of a name as "?".
     const shown = store.violates('name-mangled') ? tokens.map((t) => ({ ...t, name: t.name.replace(/[^ -~]/gu, '?') })) : tokens;
-    return c.html(page('Tokens', user, tokensView(shown, style, store.serviceIds, Number(c.req.query('page') ?? 1))));
+    return c.html(page(
+      'Tokens',
+      user,
+      tokensView(shown, style, store.serviceIds, {
+        page: Number(c.req.query('page') ?? 1),
+        status: c.req.query('status'),
+      }),
+    ));
   });
   // The creation form's own page, on a variant that has one.
   app.get(

@@ -43,6 +43,8 @@ ul.scopes li { background:#eef2ff; color:#2a3fa0; padding: 3px 10px; border-radi
 .overlay { position: fixed; top: 12vh; left: 50%; transform: translateX(-50%); width: min(520px, 92vw); box-shadow: 0 20px 50px rgba(16,24,40,.25); z-index: 10; }
 .overlay[hidden], section[hidden] { display: none; }
 ul.token-list { list-style: none; padding: 0; } ul.token-list li { padding: 10px 0; border-bottom: 1px solid var(--line); }
+.scroll-box { max-height: 150px; overflow-y: auto; }
+ul.filters { list-style: none; padding: 0; display: flex; gap: 12px; } ul.filters a.selected { font-weight: 700; }
 .token-cards { display: grid; gap: 12px; margin-top: 16px; } .token-card { border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; }
 .token-card-head, .token-card-foot { display: flex; justify-content: space-between; align-items: center; gap: 12px; } .token-card h3 { margin: 0 0 6px; font-size: 15px; }
 .error-text { color: var(--danger); min-height: 1.5em; }
@@ -185,13 +187,24 @@ for (const tab of document.querySelectorAll('.status-tabs [role=tab]')) {
     }
   });
 }
-// "Load more": the next part's entries are added to the list, and the button then loads the part after it, if any.
-const more = document.querySelector('button[data-more]');
-more?.addEventListener('click', async () => {
+// "Load more", or the "Loading…" line that ends a list that grows as it is scrolled: the next part's entries are added
+// to the list, and the control then loads the part after it, if any.
+const more = document.querySelector('[data-more]');
+const addPart = async () => {
   const next = new DOMParser().parseFromString(await (await fetch(more.dataset.more)).text(), 'text/html');
   const entries = (doc) => doc.querySelector('.token-list, .token-cards, table[aria-label="Permanent tokens"] tbody');
   entries(document).append(...entries(next).children);
-  const after = next.querySelector('button[data-more]');
+  const after = next.querySelector('[data-more]');
   if (after) more.dataset.more = after.dataset.more; else more.remove();
-});
+  return after !== null;
+};
+if (more && 'onSight' in more.dataset) {
+  // Each time the line comes into sight in its box; looked at again after each part, which may leave it in sight.
+  const sight = new IntersectionObserver(async (seen) => {
+    if (!seen.some((one) => one.isIntersecting)) return;
+    sight.unobserve(more);
+    if (await addPart()) sight.observe(more);
+  }, { root: more.closest('.scroll-box') });
+  sight.observe(more);
+} else more?.addEventListener('click', addPart);
 `;

@@ -7,8 +7,11 @@ import type { Store, TokenRecord } from './store.ts';
 import { errorText, fieldLabel, type Html, revokeButton, says, table, topNav, when } from './ui_parts.ts';
 import type { UiStyle } from './ui_variants.ts';
 
-/** How many tokens a list split into pages shows on each, or loads at a time (`pages: 'paged' | 'more'`). */
+/** How many tokens a list split into pages shows on each, or loads at a time (`pages: 'paged' | 'more' | 'scroll'`). */
 const PAGE_SIZE = 5;
+
+/** The choices of a filter offered as links (`revokedIn: 'filter-links'`), by their `?status=`; the first is chosen when none is asked for. */
+const FILTERS = { active: 'Active', all: 'All', revoked: 'Revoked' } as const;
 
 /** The services' ids, by short name. */
 type ServiceIds = Store['serviceIds'];
@@ -22,16 +25,26 @@ const SERVICE_TITLES: Readonly<Record<keyof ServiceIds, string>> = { slicer: 'Sl
  * @param all the user's permanent tokens, newest first (those of one time in the order made)
  * @param style the UI variant
  * @param serviceIds the services a scope may name, for a Scope field that offers them
- * @param requested the page of the list asked for (`?page=`), from 1
+ * @param requested the part of the list asked for (`?page=`, from 1), and the filter's choice (`?status=`)
  * @returns the page body
  */
-export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceIds: ServiceIds, requested = 1): Html {
+export function tokensView(
+  all: readonly TokenRecord[],
+  style: UiStyle,
+  serviceIds: ServiceIds,
+  requested: { readonly page?: number; readonly status?: string | undefined } = {},
+): Html {
+  const filtered = style.revokedIn === 'filter-links';
+  const choice = Object.keys(FILTERS).find((key) => key === requested.status) ?? 'active';
+  const chosen = filtered && choice !== 'all' ? all.filter((t) => (t.revokedAt !== undefined) === (choice === 'revoked')) : all;
   // A list in parts shows the oldest first, so a new token lands in its last part; tokens of one time in the order made.
   const parted = style.pages !== 'one';
-  const pages = parted ? Math.max(1, Math.ceil(all.length / PAGE_SIZE)) : 1;
-  const number = Math.min(Math.max(1, Math.trunc(requested) || 1), pages);
-  const tokens = parted ? [...all].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE) : all;
-  const pager = pagerOf(style, number, pages);
+  const pages = parted ? Math.max(1, Math.ceil(chosen.length / PAGE_SIZE)) : 1;
+  const number = Math.min(Math.max(1, Math.trunc(requested.page ?? 1) || 1), pages);
+  const tokens = parted
+    ? [...chosen].sort((a, b) => a.createdAt - b.createdAt).slice((number - 1) * PAGE_SIZE, number * PAGE_SIZE)
+    : chosen;
+  const pager = pagerOf(style, number, pages, (part) => filtered ? `?status=${choice}&page=${part}` : `?page=${part}`);
   const status = (t: TokenRecord) => {
     const [state, word, icon] = t.revokedAt === undefined ? ['active', 'Active', '●'] : ['revoked', 'Revoked', '⊘'];
     if (state === 'revoked' && (style.revokedIn === 'collapsed' || style.revokedIn === 'tabs')) return '';
@@ -98,6 +111,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
   const list = () =>
     ({
       list: () => listOf(tokens),
+      'filter-links': () => listOf(tokens),
       collapsed: () =>
         revoked.length === 0 ? listOf(tokens) : html`${active()}<details>
       <summary>Revoked tokens (${revoked.length})</summary>${listOf(revoked)}
@@ -121,6 +135,15 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
     ? html`<button class="primary" type="button" id="new-token">${says(style, 'New permanent token')}</button>`
     : html`<a class="button primary" href="#new" id="new-token">${says(style, 'New permanent token')}</a>`;
   const form = style.form === 'page' ? '' : creationForm(style, serviceIds);
+  // The filter's links, the current one marked by a class alone.
+  const filters = filtered
+    ? html`<ul class="filters" aria-label="Status">${
+      Object.entries(FILTERS).map(([key, word]) =>
+        html`<li><a href="?status=${key}" class="${key === choice ? 'selected' : ''}">${word}</a></li>`
+      )
+    }</ul>`
+    : '';
+  const shown = html`${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list()} ${pager}`;
   const confirmPanel = style.confirm === 'inline'
     ? html`
       <div class="card overlay" id="confirm-panel" role="alertdialog" aria-labelledby="confirm-text" hidden>
@@ -137,7 +160,7 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
     ${topNav('tokens', style)}<main>
       <div class="card">
         <div class="toolbar"><h1>Permanent tokens</h1>${newToken}</div>
-        ${tokens.length === 0 ? html`<p class="empty">No permanent tokens yet.</p>` : list()} ${pager}
+        ${filters}${style.pages === 'scroll' ? html`<div class="scroll-box">${shown}</div>` : shown}
       </div>
       ${style.form === 'panel' ? form : ''}
     </main>
@@ -148,21 +171,27 @@ export function tokensView(all: readonly TokenRecord[], style: UiStyle, serviceI
 
 /**
  * What leads to the other parts of a list in parts: pages with no "First"
- * nor "Previous" on the first and a disabled "Next" on the last; or a
- * "Load more" button, whose script adds the next part's entries.
+ * nor "Previous" on the first and a disabled "Next" on the last; a
+ * "Load more" button, whose script adds the next part's entries; or a
+ * "Loading…" line at the end of the list, whose script adds them when it
+ * shows.
  *
  * @param style the UI variant
  * @param number the part showing, from 1
  * @param pages how many parts there are
+ * @param href the address of a part
  * @returns the pager, or nothing for a list in one part
  */
-function pagerOf(style: UiStyle, number: number, pages: number): Html | '' {
+function pagerOf(style: UiStyle, number: number, pages: number, href: (part: number) => string): Html | '' {
   if (pages === 1) return '';
-  if (style.pages === 'more') {
-    return number < pages ? html`<button type="button" data-more="?page=${number + 1}">Load more</button>` : '';
+  if (style.pages === 'more' || style.pages === 'scroll') {
+    if (number === pages) return '';
+    return style.pages === 'more'
+      ? html`<button type="button" data-more="${href(number + 1)}">Load more</button>`
+      : html`<p class="muted" data-more="${href(number + 1)}" data-on-sight>Loading…</p>`;
   }
-  const back = number > 1 ? html`<a href="?page=1">« First</a> <a href="?page=${number - 1}">‹ Previous</a>` : '';
-  const next = number < pages ? html`<a href="?page=${number + 1}">Next ›</a>` : html`<button type="button" disabled>Next ›</button>`;
+  const back = number > 1 ? html`<a href="${href(1)}">« First</a> <a href="${href(number - 1)}">‹ Previous</a>` : '';
+  const next = number < pages ? html`<a href="${href(number + 1)}">Next ›</a>` : html`<button type="button" disabled>Next ›</button>`;
   return html`<nav class="pager" aria-label="Pages">${back} <span>Page ${number} of ${pages}</span> ${next}</nav>`;
 }
 

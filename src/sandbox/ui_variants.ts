@@ -35,16 +35,18 @@ export interface UiStyle {
    * Where revoked tokens show: in the list, marked; unmarked, after the active ones, in a collapsed `<details>`
    * whose summary says "Revoked tokens (N)"; marked, after the active ones, hidden until a "Show revoked tokens"
    * checkbox is checked; or unmarked, in the panel of a "Revoked (N)" tab beside an "Active (N)" one (ARIA tabs,
-   * no "All"), the Active tab chosen on each visit.
+   * no "All"), the Active tab chosen on each visit; or marked, shown by a filter offered as links "All | Active |
+   * Revoked" that marks the current one by a class alone (`?status=`, Active when none is asked for).
    */
-  readonly revokedIn: 'list' | 'collapsed' | 'hidden' | 'tabs';
+  readonly revokedIn: 'list' | 'collapsed' | 'hidden' | 'tabs' | 'filter-links';
   /**
    * The token list's pages: all tokens on one page, newest first; or five to
    * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
    * `<nav>`; or the oldest five first, and a "Load more" button that adds the
-   * next five.
+   * next five; or the oldest five first in a box that scrolls, whose script fetches the next five when the box is
+   * scrolled to its end ("infinite scrolling").
    */
-  readonly pages: 'one' | 'paged' | 'more';
+  readonly pages: 'one' | 'paged' | 'more' | 'scroll';
   /** The creation form's field labels: tied to their inputs by `for`, or only written before them. */
   readonly fieldLabels: 'for' | 'beside';
   /** The Scope field: a text input, or a `<select>` of the services, each choice showing the service's name with its id as value. */
@@ -105,7 +107,8 @@ const OWN_UI: UiStyle = {
 
 /**
  * Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open; 4 is variant 0 with
- * its revoked tokens in a tab of their own, and the value, confirmation and list of other variants.
+ * its revoked tokens in a tab of their own, and the value, confirmation and list of other variants; 5 is variant 0
+ * with a filter of links and a list in items that grows as it is scrolled.
  */
 export const UI_VARIANTS: readonly UiStyle[] = [
   OWN_UI,
@@ -173,7 +176,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     loginStart: 'form',
   },
   { ...OWN_UI, value: 'pre', list: 'dated-table', revokedIn: 'tabs', confirm: 'inline' },
+  { ...OWN_UI, list: 'list', revokedIn: 'filter-links', pages: 'scroll' },
 ];
 
-/** A variant number, 0 (the default UI) to 4. */
-export type UiVariant = 0 | 1 | 2 | 3 | 4;
+/** A variant number, 0 (the default UI) to 5. */
+export type UiVariant = 0 | 1 | 2 | 3 | 4 | 5;

@@ -28,7 +28,7 @@ async function session(uiVariant: UiVariant) {
 describe('UI variants keep the documented labels and change everything else', () => {
   test('each variant renders its own markup for what the contract leaves open', async () => {
     const pages: string[] = [];
-    for (const variant of [0, 1, 2, 3, 4] as const) {
+    for (const variant of [0, 1, 2, 3, 4, 5] as const) {
       const { get, cookie, parts } = await session(variant);
       const start = await (await parts.app.request(`${ORIGIN}/`)).text();
       const login = await (await parts.app.request(`${ORIGIN}/login`)).text();
@@ -44,7 +44,11 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(list.includes('id="new-token-dialog"'), style.form !== 'page');
       assert.equal(list.includes('<nav class="pager" aria-label="Pages">'), style.pages === 'paged', `variant ${variant}: pages`);
       assert.equal(list.includes('<button type="button" data-more="?page=2">Load more</button>'), style.pages === 'more');
-      assert.equal(list.includes('sixth'), style.pages === 'one', `variant ${variant}: the newest token in the first part`);
+      const onSight =
+        /<div class="scroll-box"><ul class="token-list".*<\/ul> <p class="muted" data-more="\?status=all&amp;page=2" data-on-sight>/s;
+      const all = await (await get('/security/tokens?status=all', cookie)).text();
+      assert.equal(onSight.test(all), style.pages === 'scroll', `variant ${variant}: a box that grows as it is scrolled`);
+      assert.equal(all.includes('sixth'), style.pages === 'one', `variant ${variant}: the newest token in the first part`);
       const labels = style.labels === 'documented'
         ? ['>TOKENS<', '>New permanent token<', '>Name<', '>Scope<', '>Add<', '>Create<', '>Copy token value<', '>Done<', '>Revoke<']
         : [
@@ -92,6 +96,15 @@ describe('UI variants keep the documented labels and change everything else', ()
       const tabbed =
         /<div role="tabpanel" id="panel-revoked" aria-labelledby="tab-revoked"\s+hidden>\s*<table.*<td class="name">listed<\/td>.*?<td><\/td><td><\/td><\/tr>/s;
       assert.equal(tabbed.test(tokens), style.revokedIn === 'tabs', `variant ${variant}: the revoked token unmarked, in a tab's panel`);
+      // A filter of links, the current one marked by a class alone: the active tokens at first, the revoked one when asked.
+      const filter = (status: string) => `<li><a href="?status=${status}" class="selected">`;
+      const revokedView = await (await get('/security/tokens?status=revoked', cookie)).text();
+      assert.equal(
+        list.includes(filter('active')) && !list.includes('listed') && revokedView.includes(filter('revoked')) &&
+          /<li>listed .*<span class="badge revoked">Revoked<\/span>/.test(revokedView) && !revokedView.includes('second'),
+        style.revokedIn === 'filter-links',
+        `variant ${variant}: the revoked token shown by a filter's links`,
+      );
       assert.equal(tokens.includes('data-kind="chips"'), style.scopes === 'chips');
       const services = `<option value="${parts.store.serviceIds.slicer}">Slicing service</option>`;
       assert.equal(
@@ -109,7 +122,7 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(home.includes('<a class="button primary" href="/security/">'), style.entry === 'link');
       pages.push(tokens);
     }
-    assert.equal(new Set(pages).size, 5, 'five different pages');
+    assert.equal(new Set(pages).size, 6, 'six different pages');
   });
 
   test('variants 2 and 3 ask to log in again once, right after "Tokens and sessions"', async () => {
