@@ -162,8 +162,9 @@ export const ALL = /^\s*(?:all|any)\b/i;
  * "revoked" ("Revoked tokens (3)"), checks a checkbox or switch that shows them and is off, unchecks one that hides
  * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, chooses "All" in a filter
  * that offers it beside "Revoked" (tabs, a `<select>`, or links that mark the current one) when it is not chosen, and
- * follows a link that shows them (see {@link followShowLink}). Only controls whose state can be read are chosen, so a second visit never hides them
- * again. Other collapsed parts (menus, help), switches, filters and links are left as they are.
+ * follows a link that shows them (see {@link followShowLink}). Only controls whose state can be read are chosen, so a
+ * second visit never hides them again. Other collapsed parts (menus, help), switches, filters and links are left as
+ * they are.
  *
  * @param page the page
  * @throws Error when such a control is still off after it was chosen {@link MAX_PAGES} times
