@@ -10,7 +10,7 @@ import type { UiStyle } from './ui_variants.ts';
 /** How many tokens a list split into pages shows on each, or loads at a time (`pages: 'paged' | 'more' | 'scroll'`). */
 const PAGE_SIZE = 5;
 
-/** The choices of a filter offered as links (`revokedIn: 'filter-links'`), by their `?status=`; the first is chosen when none is asked for. */
+/** The choices of a filter offered as links (`revokedIn: 'filter-links'`), by their `?status=`; Active when none is asked for. */
 const FILTERS = { active: 'Active', all: 'All', revoked: 'Revoked' } as const;
 
 /** The services' ids, by short name. */
