@@ -7,11 +7,12 @@
  * revoked tokens shown (see {@link showRevoked}); each control found as 5.3's
  * controls are (a button, a link, a tab or a menu item), visible and enabled.
  * A list without them is one page. A list that grows as it is scrolled is
- * scrolled to its end (see {@link scrollWhileGrowing}).
+ * scrolled to its end (see `list_scroll.ts`).
  */
-import { expect, type Locator, type Page, type Request } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { everyControl, loaded } from './controls.ts';
 import * as marks from './list_marks.ts';
+import { scrollWhileGrowing } from './list_scroll.ts';
 
 /** A control that turns to the next page ("Next »" too). "»" alone is left out: pagers use it for the last page. */
 export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→]?|[›>→])\s*$/i;
@@ -87,48 +88,6 @@ async function nextPage(page: Page): Promise<boolean> {
   const next = await pageControl(page, NEXT);
   if (next) await turn(page, next);
   return next !== undefined;
-}
-
-/** How long a list scrolled to its end may take to grow, or to start fetching its next part, before it is taken as whole. */
-const QUIET_MS = 500;
-
-/** How long a list that fetches its next part may take to show it. */
-const GROW_MS = 10_000;
-
-/**
- * Scrolls the page, and each box in it that scrolls, to its end as long as that makes the page grow: a list that
- * shows its next part when its end shows ("infinite scrolling"). The page grows at once ({@link QUIET_MS}), or starts
- * a fetch by then and grows within {@link GROW_MS}; else it is whole. A page with nothing below what shows costs one
- * look, and one scrolled to its end that does not grow costs {@link QUIET_MS}.
- *
- * @param page the page
- */
-async function scrollWhileGrowing(page: Page): Promise<void> {
-  // The number of elements in the page, or -1 when nothing lies below what shows; scrolled to the end when asked.
-  const look = (scroll: boolean) =>
-    page.evaluate((scroll) => {
-      const root = document.scrollingElement ?? document.documentElement;
-      const below = [root, ...document.body.querySelectorAll('*')].filter((element) =>
-        element.scrollTop + element.clientHeight < element.scrollHeight - 1 &&
-        (element === root || /auto|scroll/.test(getComputedStyle(element).overflowY))
-      );
-      if (scroll) { for (const element of below) element.scrollTop = element.scrollHeight; }
-      return below.length === 0 ? -1 : document.getElementsByTagName('*').length;
-    }, scroll).catch(() => -1);
-  const growth = (before: number, timeout: number) =>
-    page.waitForFunction((before) => document.getElementsByTagName('*').length > before, before, { timeout })
-      .then(() => true, () => false);
-  for (let grown = 0; grown < MAX_PAGES && (await look(false)) >= 0; grown++) {
-    let fetching = false;
-    const fetches = (request: Request) => void (fetching ||= ['fetch', 'xhr'].includes(request.resourceType()));
-    page.on('request', fetches);
-    try {
-      const before = await look(true);
-      if (before < 0 || !(await growth(before, QUIET_MS)) && !(fetching && (await growth(before, GROW_MS)))) return;
-    } finally {
-      page.off('request', fetches);
-    }
-  }
 }
 
 /**

@@ -44,9 +44,9 @@ test(
 );
 
 // Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes);
-// variants 1, 2 and 5 show the list in parts of five (pages, "Load more", a box that grows as it is scrolled); variant 4
-// its revoked tokens in a tab of their own; variant 5 behind a filter of links that shows the active ones at first.
-for (const uiVariant of [0, 1, 2, 3, 4, 5] as const) {
+// variants 1 and 2 show the list in parts of five (pages, "Load more"); variant 4 its revoked tokens in a tab of their own.
+// Variant 5 runs the list-in-parts flow below, with more tokens than its first part shows.
+for (const uiVariant of [0, 1, 2, 3, 4] as const) {
   test(`UI variant ${uiVariant}: entries are found by name, counted, revoked one at a time and listed`, { timeout: 120_000 }, async () => {
     const other = await startSandbox({ testMode: true, uiVariant });
     const page = await context.newPage();
