@@ -5,7 +5,7 @@
  */
 import type { Page, Request } from '@playwright/test';
 
-/** The most times a list grows as it is scrolled: a page that grows for ever is a fault, not a list. */
+/** The most times a list is scrolled to its end: a page that grows for ever is then read as far as it shows. */
 const MAX_GROWTHS = 100;
 
 /**
