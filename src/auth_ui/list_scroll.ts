@@ -4,6 +4,7 @@
  * list is scrolled to its end until it no longer grows.
  */
 import type { Page, Request } from '@playwright/test';
+import { systemClock } from '../clock.ts';
 
 /** The most times a list is scrolled to its end: a page that grows for ever is then read as far as it shows. */
 const MAX_GROWTHS = 100;
@@ -29,17 +30,13 @@ const GROW_MS = 10_000;
  * @param page the page
  */
 export async function scrollWhileGrowing(page: Page): Promise<void> {
-  // The number of elements in the page, or -1 when nothing lies below what shows; scrolled to the end when asked, once
-  // the page has drawn what it shows now: a list that has just grown must first see its end leave the view, or the
-  // scroll brings it back into a view that it never left, and nothing is loaded.
+  // Waits until the page has drawn so many frames from now, up to SETTLE_MS.
+  const frames = (count: number) =>
+    page.waitForFunction((state) => ++state.drawn >= state.count, { drawn: 0, count }, { polling: 'raf', timeout: SETTLE_MS })
+      .then(() => undefined, () => undefined);
+  // The number of elements in the page, or -1 when nothing lies below what shows; scrolled to the end when asked.
   const look = (scroll: boolean) =>
-    page.evaluate(async ([scroll, most]) => {
-      if (scroll) {
-        await Promise.race([
-          new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-          new Promise((done) => setTimeout(done, most)),
-        ]);
-      }
+    page.evaluate((scroll) => {
       const root = document.scrollingElement ?? document.documentElement;
       const below = [root, ...document.body.querySelectorAll('*')].filter((element) =>
         element.scrollTop + element.clientHeight < element.scrollHeight - 1 &&
@@ -47,19 +44,13 @@ export async function scrollWhileGrowing(page: Page): Promise<void> {
       );
       if (scroll) { for (const element of below) element.scrollTop = element.scrollHeight; }
       return below.length === 0 ? -1 : document.getElementsByTagName('*').length;
-    }, [scroll, SETTLE_MS] as const).catch(() => -1);
-  // Whether the page grew at once: its scroll and intersection handlers run as it draws its next frame.
-  const settled = (before: number) =>
-    page.evaluate(async ([before, quiet, most]) => {
-      await Promise.race([
-        Promise.all([
-          new Promise((done) => setTimeout(done, quiet)),
-          new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done)))),
-        ]),
-        new Promise((done) => setTimeout(done, most)),
-      ]);
-      return document.getElementsByTagName('*').length > before;
-    }, [before, QUIET_MS, SETTLE_MS] as const).catch(() => false);
+    }, scroll).catch(() => -1);
+  const count = () => page.evaluate(() => document.getElementsByTagName('*').length).catch(() => -1);
+  // Whether the page grew at once: its scroll and intersection handlers run as it draws its next frames.
+  const settled = async (before: number) => {
+    await Promise.all([systemClock.sleep(QUIET_MS), frames(3)]);
+    return (await count()) > before;
+  };
   const growth = (before: number) =>
     page.waitForFunction((before) => document.getElementsByTagName('*').length > before, before, { timeout: GROW_MS })
       .then(() => true, () => false);
@@ -68,6 +59,9 @@ export async function scrollWhileGrowing(page: Page): Promise<void> {
     const fetches = (request: Request) => void (fetching ||= ['fetch', 'xhr'].includes(request.resourceType()));
     page.on('request', fetches);
     try {
+      // Once the page has drawn what it shows now: a list that has just grown must first see its end leave the view, or
+      // the scroll brings it back into a view that it never left, and nothing is loaded.
+      await frames(2);
       const before = await look(true);
       if (before < 0 || !(await settled(before)) && !(fetching && (await growth(before)))) return;
     } finally {
