@@ -140,9 +140,8 @@ async function showRevoked(page: Page): Promise<void> {
     .or(allTab)
     .filter({ visible: true });
   const filters = page.locator('select').filter({ has: page.locator('option').filter({ hasText: /revoked/i }), visible: true });
-  const allLink = page.getByRole('link', { name: marks.REVOKED_VIEW }).locator(marks.LINK_GROUP)
-    .filter({ has: page.locator(marks.CURRENT_LINK) }).getByRole('link', { name: ALL })
-    .and(page.locator(`a:not(${marks.CURRENT_LINK})`)).filter({ visible: true });
+  const allLink = linkGroups(page).getByRole('link', { name: ALL }).and(page.locator(`a:not(${marks.CURRENT_LINK})`))
+    .filter({ visible: true });
   // A page with no switch, filter, current link nor such link (a long list of Revoke buttons) is told by CSS, not a role
   // query per kind.
   const any = page.locator(
@@ -158,6 +157,17 @@ async function showRevoked(page: Page): Promise<void> {
   throw new Error(
     `The token list still keeps revoked tokens out of sight after ${MAX_PAGES} choices: a collapsed part, switch or filter that shows them stays closed or off`,
   );
+}
+
+/**
+ * The groups of links around a "Revoked…" link that mark their current one (see {@link marks.CURRENT_LINK}): views or a
+ * filter offered as links, as a server renders tabs.
+ *
+ * @param page the page
+ * @returns the groups, in the page's order
+ */
+export function linkGroups(page: Page): Locator {
+  return page.getByRole('link', { name: marks.REVOKED_VIEW }).locator(marks.LINK_GROUP).filter({ has: page.locator(marks.CURRENT_LINK) });
 }
 
 /**

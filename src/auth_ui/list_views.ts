@@ -5,8 +5,8 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
-import { ALL, everyPage, TURN_MS } from './list_pages.ts';
-import { CURRENT_LINK, LINK_GROUP, REVOKED_VIEW } from './list_marks.ts';
+import { ALL, everyPage, linkGroups, TURN_MS } from './list_pages.ts';
+import { CURRENT_LINK, REVOKED_VIEW } from './list_marks.ts';
 
 /** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
 interface Views {
@@ -39,10 +39,7 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
   const tabs = page.getByRole('tablist').filter({ has: tab(REVOKED_VIEW) }).filter({ hasNot: tab(ALL) }).first().getByRole('tab');
   const tabViews = await clickedViews(tabs, '[aria-selected="true"]');
   if (tabViews) return tabViews;
-  const link = (name: RegExp) => page.getByRole('link', { name });
-  const links = link(REVOKED_VIEW)
-    .locator(LINK_GROUP)
-    .filter({ has: page.locator(CURRENT_LINK) }).filter({ hasNot: link(ALL) }).first().getByRole('link');
+  const links = linkGroups(page).filter({ hasNot: page.getByRole('link', { name: ALL }) }).first().getByRole('link');
   const linkViews = await clickedViews(links, CURRENT_LINK);
   if (linkViews && linkViews.count <= MAX_VIEW_LINKS) return linkViews;
   const option = (hasText: RegExp) => page.locator('option').filter({ hasText });
