@@ -57,10 +57,24 @@ const IS_CURRENT_LINK = `self::a[@aria-current and @aria-current!="false" or ${H
   `parent::*[self::li or @role="listitem"][${HAS_CURRENT_CLASS}]]`;
 
 /**
- * The XPath condition, of the page, that the view it shows is titled "Revoked…": its chosen tab, or its current link
- * (see {@link CURRENT_LINK}).
+ * The XPath condition that a list's items lead to views, the one showing as plain text where the others are links, as a
+ * server renders tabs without marking them (`<li><b>Active</b></li><li><a>Revoked (1)</a></li>`): two to six items,
+ * each one link and nothing more or a text with no link, one of them such a text, one of them starting "Revoked…", and
+ * no control among them (a list of tokens has Revoke controls).
  */
-export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or ${IS_CURRENT_LINK}][${startsRevoked('.')}]`;
+export const TEXT_VIEWS = `*[2] and not(*[7]) and not(*[not(self::li or @role="listitem")]) and count(*[not(.//a)]) = 1 and ` +
+  `*[not(.//a)][normalize-space()] and not(*[count(.//a) > 1 or .//a and normalize-space(.) != normalize-space(.//a)]) and ` +
+  `*[${startsRevoked('.')}] and not(.//button or .//input or .//select or .//textarea or .//*[@role="button"])`;
+
+/** A locator selector of the lists of {@link TEXT_VIEWS}, in the page's order. */
+export const TEXT_VIEW_LISTS = `xpath=//*[${TEXT_VIEWS}]`;
+
+/**
+ * The XPath condition, of the page, that the view it shows is titled "Revoked…": its chosen tab, its current link
+ * (see {@link CURRENT_LINK}) or the plain text among links to views (see {@link TEXT_VIEWS}).
+ */
+export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or ${IS_CURRENT_LINK} or ` +
+  `(self::li or @role="listitem") and ${startsRevoked('.')} and not(.//a) and parent::*[${TEXT_VIEWS}]][${startsRevoked('.')}]`;
 
 /** The XPath condition that an element stands in a part titled "Revoked…", the whole page while such a view shows. */
 export const IN_REVOKED_PART = `${IN_TITLED_PART} or ${REVOKED_VIEW_SHOWN}`;
@@ -70,10 +84,10 @@ export const IN_NAV = 'ancestor::nav or ancestor::*[@role="navigation" or @role=
 
 /**
  * The XPath condition that a list's items lead to views: one of their links "Revoked…" and one marked as the current
- * one (see {@link CURRENT_LINK}). A list of tokens whose links lead to each token, the one shown marked current, is no
- * such list.
+ * one (see {@link CURRENT_LINK}), or the one showing as plain text (see {@link TEXT_VIEWS}). A list of tokens whose
+ * links lead to each token, the one shown marked current, is no such list.
  */
-export const VIEW_LINKS = `*/a[${IS_CURRENT_LINK}] and */a[${startsRevoked('.')}]`;
+export const VIEW_LINKS = `*/a[${IS_CURRENT_LINK}] and */a[${startsRevoked('.')}] or ${TEXT_VIEWS}`;
 
 /** The XPath condition that an element is part of a navigation: in one, or an item of a list of links to views. */
 export const IN_NAVIGATION = `${IN_NAV} or parent::*[${VIEW_LINKS}]`;

@@ -119,11 +119,11 @@ export const ALL = /^\s*(?:all|any)\b/i;
 /**
  * Shows the revoked tokens that the page keeps out of sight: it opens the collapsed parts whose summary says
  * "revoked" ("Revoked tokens (3)"), checks a checkbox or switch that shows them and is off, unchecks one that hides
- * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, chooses "All" in a filter
- * that offers it beside "Revoked" (tabs, a `<select>`, or links that mark the current one) when it is not chosen, and
- * follows a link that shows them (see {@link followShowLink}). Only controls whose state can be read are chosen, so a
- * second visit never hides them again. Other collapsed parts (menus, help), switches, filters and links are left as
- * they are.
+ * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, chooses "All" in a filter that
+ * offers it beside "Revoked" (tabs, a `<select>`, or links that mark the current one or show it as plain text) when it
+ * is not chosen, and follows a link that shows them (see {@link followShowLink}). Only controls whose state can be read
+ * are chosen, so a second visit never hides them again. Other collapsed parts (menus, help), switches, filters and
+ * links are left as they are.
  *
  * @param page the page
  * @throws Error when such a control is still off after it was chosen {@link MAX_PAGES} times
@@ -140,13 +140,14 @@ async function showRevoked(page: Page): Promise<void> {
     .or(allTab)
     .filter({ visible: true });
   const filters = page.locator('select').filter({ has: page.locator('option').filter({ hasText: /revoked/i }), visible: true });
-  const allLink = linkGroups(page).getByRole('link', { name: ALL }).and(page.locator(`a:not(${marks.CURRENT_LINK})`))
+  const allLink = linkGroups(page).or(page.locator(marks.TEXT_VIEW_LISTS)).getByRole('link', { name: ALL })
+    .and(page.locator(`a:not(${marks.CURRENT_LINK})`))
     .filter({ visible: true });
-  // A page with no switch, filter, current link nor such link (a long list of Revoke buttons) is told by CSS, not a role
-  // query per kind.
+  // A page with no switch, filter, current link, list of views nor such link (a long list of Revoke buttons) is told by
+  // one query, not a role query per kind.
   const any = page.locator(
     `details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed], [role=tab], select, ${marks.CURRENT_LINK}`,
-  ).or(page.locator('a[href]', { hasText: SHOW_REVOKED }));
+  ).or(page.locator('a[href]', { hasText: SHOW_REVOKED })).or(page.locator(marks.TEXT_VIEW_LISTS));
   for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
     if ((await any.count()) === 0) return;
     if ((await off.count()) > 0) await off.first().click();

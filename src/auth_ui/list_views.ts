@@ -6,7 +6,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
 import { ALL, everyPage, linkGroups, TURN_MS } from './list_pages.ts';
-import { CURRENT_LINK, REVOKED_VIEW } from './list_marks.ts';
+import { CURRENT_LINK, REVOKED_VIEW, TEXT_VIEW_LISTS } from './list_marks.ts';
 
 /** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
 interface Views {
@@ -25,16 +25,18 @@ const MAX_VIEW_LINKS = 6;
 
 /**
  * The views of a list that shows its active and its revoked tokens apart and never together: the tabs of a tablist,
- * else the links of a list or navigation (a handful at most, as a server renders tabs), else the choices of a visible
- * `<select>`, that offer "Revoked" and no "All" ("Active | Revoked"). Tabs and links count as views only when they
- * tell which one is chosen (a tab's `aria-selected`, a link's `aria-current`), so that no view is walked twice.
+ * else the links of a list or navigation (a handful at most, as a server renders tabs), else the items of a list of
+ * links whose one plain text is the view showing, else the choices of a visible `<select>`, that offer "Revoked" and
+ * no "All" ("Active | Revoked"). Tabs and links count as views only when they tell which one is chosen (a tab's
+ * `aria-selected`, a link's `aria-current` or class, the item with no link), so that no view is walked twice.
  *
  * @param page the page
  * @returns the views, or undefined for a list shown in one view
  */
 async function viewsOf(page: Page): Promise<Views | undefined> {
-  // A page with no tab, current link nor select (a long list of Revoke buttons) is told by one CSS query, not role queries.
-  if ((await page.locator(`[role=tab], ${CURRENT_LINK}, select`).count()) === 0) return undefined;
+  // A page with no tab, current link, select nor list of views (a long list of Revoke buttons) is told by one query, not
+  // role queries.
+  if ((await page.locator(`[role=tab], ${CURRENT_LINK}, select`).or(page.locator(TEXT_VIEW_LISTS)).count()) === 0) return undefined;
   const tab = (name: RegExp) => page.getByRole('tab', { name });
   const tabs = page.getByRole('tablist').filter({ has: tab(REVOKED_VIEW) }).filter({ hasNot: tab(ALL) }).first().getByRole('tab');
   const tabViews = await clickedViews(tabs, '[aria-selected="true"]');
@@ -42,6 +44,10 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
   const links = linkGroups(page).filter({ hasNot: page.getByRole('link', { name: ALL }) }).first().getByRole('link');
   const linkViews = await clickedViews(links, CURRENT_LINK);
   if (linkViews && linkViews.count <= MAX_VIEW_LINKS) return linkViews;
+  const items = page.locator(TEXT_VIEW_LISTS).filter({ hasNot: page.locator('xpath=./*').filter({ hasText: ALL }) }).first()
+    .locator('xpath=./*');
+  const textViews = await clickedViews(items, ':not(:has(a))', (item) => item.locator('a'));
+  if (textViews) return textViews;
   const option = (hasText: RegExp) => page.locator('option').filter({ hasText });
   const select = page.locator('select').filter({ has: option(REVOKED_VIEW), hasNot: option(ALL), visible: true }).first();
   if ((await select.count()) === 0) return undefined;
@@ -55,19 +61,24 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
 }
 
 /**
- * Views chosen by clicking one of some controls (tabs, links), the chosen one telling so.
+ * Views chosen by clicking one of some controls (tabs, links, or the link in a list item), the chosen one telling so.
  *
  * @param controls the controls, one per view
  * @param chosen a CSS selector that the chosen control matches, and no other
+ * @param target what to click in a control: the control itself, or the link in a list item
  * @returns the views, or undefined when no control says it is chosen
  */
-async function clickedViews(controls: Locator, chosen: string): Promise<Views | undefined> {
+async function clickedViews(
+  controls: Locator,
+  chosen: string,
+  target = (control: Locator) => control,
+): Promise<Views | undefined> {
   const start = await controls.evaluateAll((all, chosen) => all.findIndex((one) => one.matches(chosen)), chosen);
   if (start < 0) return undefined;
   return {
     count: await controls.count(),
     start,
-    choose: (index) => controls.nth(index).click(),
+    choose: (index) => target(controls.nth(index)).click(),
     chosen: (index) => controls.nth(index).evaluate((one, chosen) => one.matches(chosen), chosen).catch(() => false),
   };
 }

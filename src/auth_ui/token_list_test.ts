@@ -58,11 +58,16 @@ test('a header row that names a "Revoked at" column is no entry', async () => {
   await page.close();
 });
 
-// A token list whose names link to each token, the one shown in a detail pane marked current: a list, not a navigation.
+// A token list whose names link to each token, the one shown in a detail pane marked current, and a revoked one whose name
+// is plain text: a list, not a navigation (neither links marking the current view nor links beside its plain text).
 test('a token list whose items link to each token, one marked current, is listed', async () => {
   const page = await pageWith(`<ul><li><a href="/tokens/1" aria-current="page">viewed</a> <button>Revoke</button></li>
-    <li><a href="/tokens/2">other</a> <button>Revoke</button></li></ul>`);
-  assert.deepEqual(await new TokenList(page).list(), [{ name: 'viewed', revoked: false }, { name: 'other', revoked: false }]);
+    <li><a href="/tokens/2">other</a> <button>Revoke</button></li><li>revoked key <span>Revoked</span></li></ul>`);
+  assert.deepEqual(await new TokenList(page).list(), [
+    { name: 'viewed', revoked: false },
+    { name: 'other', revoked: false },
+    { name: 'revoked key', revoked: true },
+  ]);
   await page.close();
 });
 
@@ -342,7 +347,8 @@ test('a link that shows revoked tokens by adding to the query is followed; other
 
 // Views as a server renders tabs: links, the one showing marked aria-current, the revoked tokens unmarked in theirs. On
 // /wide, a navigation of seven links with a "Revoked" one is no group of views. On /class, the current link is marked by
-// a class alone (Bootstrap's `nav-link active`); on /item, by its list item's class (`<li class="active">`).
+// a class alone (Bootstrap's `nav-link active`); on /item, by its list item's class (`<li class="active">`); on /text,
+// the current view is no link but its item's plain text, and no link on the page is marked current.
 function viewLinks(url: string): string {
   const { pathname, searchParams } = new URL(url, 'http://127.0.0.1');
   const revoked = searchParams.get('status') === 'revoked';
@@ -354,9 +360,11 @@ function viewLinks(url: string): string {
   const links = ['Active', 'Revoked (1)', ...(pathname === '/wide' ? ['Help', 'Sessions', 'Keys', 'Logs', 'Account'] : [])]
     .map((label, at) => {
       const [item, link] = mark(at === (revoked ? 1 : 0));
+      if (pathname === '/text' && at === (revoked ? 1 : 0)) return `<li><strong>${label}</strong></li>`;
       return `<li${item}><a href="${pathname}?status=${['active', 'revoked'][at] ?? label}"${link}>${label}</a></li>`;
     });
-  return `<nav><a href="/" aria-current="page">Tokens</a></nav><ul>${links.join('')}</ul>
+  const nav = pathname === '/text' ? '' : ' aria-current="page"';
+  return `<nav><a href="/"${nav}>Tokens</a></nav><ul>${links.join('')}</ul>
     <table><tr><th>Name</th><th></th></tr>${
     revoked ? '<tr><td>gone</td><td></td></tr>' : '<tr><td>kept</td><td><button>Revoke</button></td></tr>'
   }</table>`;
@@ -378,10 +386,10 @@ test('a list shown in views by links, the current one marked, is read in each vi
   });
 });
 
-test('a list shown in views by links, the current one marked by a class on it or its item, is read in each view', async () => {
+test('a list shown in views by links, the current one marked by a class or shown as plain text, is read in each view', async () => {
   await servedPage(viewLinks, async (page) => {
     const list = new TokenList(page);
-    for (const path of ['/class', '/item']) {
+    for (const path of ['/class', '/item', '/text']) {
       await page.goto(new URL(path, page.url()).href);
       assert.equal(await list.isRevoked('gone'), true, `${path}: unmarked, in the view whose current link says "Revoked"`);
       assert.match(page.url(), new RegExp(`${path}\\?status=revoked$`));
@@ -393,20 +401,24 @@ test('a list shown in views by links, the current one marked by a class on it or
 
 // A filter offered as links, "All | Active | Revoked", the current one marked by a class (GitHub's "selected"), showing
 // the active tokens at first: "All" is followed, once. On /unmarked, no link is marked, so the filter's state cannot be
-// read and "All" is not followed (the site's navigation marks its current link, which tells nothing of the filter).
+// read and "All" is not followed (the site's navigation marks its current link, which tells nothing of the filter). On
+// /text, the current choice is no link but its item's plain text, and no link on the page is marked current.
 function filterLinks(url: string): string {
   const { pathname, searchParams } = new URL(url, 'http://127.0.0.1');
   const status = searchParams.get('status') ?? 'active';
   const mark = (label: string) => (pathname !== '/unmarked' && label.toLowerCase() === status ? ' class="selected"' : '');
   const links = ['All', 'Active', 'Revoked'].map((label) =>
-    `<li><a href="${pathname}?status=${label.toLowerCase()}"${mark(label)}>${label}</a></li>`
+    pathname === '/text' && label.toLowerCase() === status
+      ? `<li>${label}</li>`
+      : `<li><a href="${pathname}?status=${label.toLowerCase()}"${mark(label)}>${label}</a></li>`
   );
-  return `<nav><a href="/" aria-current="page">Tokens</a></nav><ul class="filters">${links.join('')}</ul><ul>${
+  const nav = pathname === '/text' ? '' : ' aria-current="page"';
+  return `<nav><a href="/"${nav}>Tokens</a></nav><ul class="filters">${links.join('')}</ul><ul>${
     status === 'revoked' ? '' : '<li>kept <button>Revoke</button></li>'
   }${status === 'active' ? '' : '<li>gone <span>Revoked</span></li>'}</ul>`;
 }
 
-test('a filter offered as links that offers "All" beside "Revoked", the current one marked, is turned to "All"', async () => {
+test('a filter offered as links that offers "All" beside "Revoked", the current one marked or plain text, is turned to "All"', async () => {
   await servedPage(filterLinks, async (page) => {
     const list = new TokenList(page);
     assert.equal(await list.isRevoked('gone'), true);
@@ -417,6 +429,12 @@ test('a filter offered as links that offers "All" beside "Revoked", the current 
     await page.goto(new URL('/unmarked', page.url()).href);
     assert.equal(await list.isRevoked('gone'), false);
     assert.match(page.url(), /\/unmarked$/);
+
+    await page.goto(new URL('/text', page.url()).href);
+    assert.equal(await list.isRevoked('gone'), true, 'the current choice shown as plain text');
+    assert.match(page.url(), /\/text\?status=all$/);
+    assert.equal(await list.countAll(list.row('gone')), 1);
+    assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }]);
   });
 });
 
