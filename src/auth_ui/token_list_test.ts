@@ -391,7 +391,7 @@ test('a list shown in views by links, the current one marked by a class or shown
     const list = new TokenList(page);
     for (const path of ['/class', '/item', '/text']) {
       await page.goto(new URL(path, page.url()).href);
-      assert.equal(await list.isRevoked('gone'), true, `${path}: unmarked, in the view whose current link says "Revoked"`);
+      assert.equal(await list.isRevoked('gone'), true, `${path}: unmarked, in the view whose current choice says "Revoked"`);
       assert.match(page.url(), new RegExp(`${path}\\?status=revoked$`));
       assert.equal(await list.countAll(list.row('gone')), 1, `${path}: each view once`);
       assert.deepEqual(await list.list(), [{ name: 'kept', revoked: false }, { name: 'gone', revoked: true }], path);
