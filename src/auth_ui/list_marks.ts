@@ -56,13 +56,17 @@ const HAS_CURRENT_CLASS = CURRENT_CLASSES.map((name) => `contains(concat(" ", no
 const IS_CURRENT_LINK = `self::a[@aria-current and @aria-current!="false" or ${HAS_CURRENT_CLASS} or ` +
   `parent::*[self::li or @role="listitem"][${HAS_CURRENT_CLASS}]]`;
 
+/** The most links that a group of links to views holds: a navigation bar around a "Revoked" link is no such group. */
+export const MAX_VIEW_LINKS = 6;
+
 /**
  * The XPath condition that a list's items lead to views, the one showing as plain text where the others are links, as a
- * server renders tabs without marking them (`<li><b>Active</b></li><li><a>Revoked (1)</a></li>`): two to six items,
- * each one link and nothing more or a text with no link, one of them such a text, one of them starting "Revoked…", and
- * no control among them (a list of tokens has Revoke controls).
+ * server renders tabs without marking them (`<li><b>Active</b></li><li><a>Revoked (1)</a></li>`): two to
+ * {@link MAX_VIEW_LINKS} items, each one link and nothing more or a text with no link, one of them such a text, one of
+ * them starting "Revoked…", and no control among them (a list of tokens has Revoke controls).
  */
-export const TEXT_VIEWS = `*[2] and not(*[7]) and not(*[not(self::li or @role="listitem")]) and count(*[not(.//a)]) = 1 and ` +
+export const TEXT_VIEWS =
+  `*[2] and not(*[${MAX_VIEW_LINKS + 1}]) and not(*[not(self::li or @role="listitem")]) and count(*[not(.//a)]) = 1 and ` +
   `*[not(.//a)][normalize-space()] and not(*[count(.//a) > 1 or .//a and normalize-space(.) != normalize-space(.//a)]) and ` +
   `*[${startsRevoked('.')}] and not(.//button or .//input or .//select or .//textarea or .//*[@role="button"])`;
 

@@ -6,7 +6,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
 import { ALL, everyPage, linkGroups, TURN_MS } from './list_pages.ts';
-import { CURRENT_LINK, REVOKED_VIEW, TEXT_VIEW_LISTS } from './list_marks.ts';
+import { CURRENT_LINK, MAX_VIEW_LINKS, REVOKED_VIEW, TEXT_VIEW_LISTS } from './list_marks.ts';
 
 /** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
 interface Views {
@@ -19,9 +19,6 @@ interface Views {
   /** Whether a view is the one showing. */
   chosen(index: number): Promise<boolean>;
 }
-
-/** The most links that a group of links to views holds: a navigation bar around a "Revoked" link is no such group. */
-const MAX_VIEW_LINKS = 6;
 
 /**
  * The views of a list that shows its active and its revoked tokens apart and never together: the tabs of a tablist,
