@@ -73,11 +73,29 @@ export const TEXT_VIEWS =
 /** A locator selector of the lists of {@link TEXT_VIEWS}, in the page's order. */
 export const TEXT_VIEW_LISTS = `xpath=//*[${TEXT_VIEWS}]`;
 
+/** A CSS selector of a toggle that chooses one view or filter among others: a button pressed or not, a radio button. */
+export const TOGGLE = '[aria-pressed], [role=radio], input[type=radio]';
+
+/** A CSS selector of a chosen {@link TOGGLE}: pressed, or checked. */
+export const TOGGLED = '[aria-pressed="true"], [role=radio][aria-checked="true"], input[type=radio]:checked';
+
+/** From a toggle, the group of toggles it stands in: the nearest element around it that holds another. */
+export const TOGGLE_GROUP = 'xpath=ancestor::*[count(.//*[@aria-pressed or @role="radio" or self::input[@type="radio"]]) > 1][1]';
+
+/**
+ * The XPath condition that an element is a button pressed or an ARIA radio button checked, the only one so among its
+ * siblings (chips that filter together, two pressed, show more than one view). A native radio button's checked state
+ * is no attribute, so XPath cannot read it.
+ */
+const ONE_TOGGLED = '(@aria-pressed="true" or @role="radio" and @aria-checked="true") and ' +
+  'not(../*[@aria-pressed="true" or @role="radio" and @aria-checked="true"][2])';
+
 /**
  * The XPath condition, of the page, that the view it shows is titled "Revoked…": its chosen tab, its current link
- * (see {@link CURRENT_LINK}) or the plain text among links to views (see {@link TEXT_VIEWS}).
+ * (see {@link CURRENT_LINK}), the plain text among links to views (see {@link TEXT_VIEWS}) or its one pressed or
+ * checked toggle.
  */
-export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or ${IS_CURRENT_LINK} or ` +
+export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or ${IS_CURRENT_LINK} or ${ONE_TOGGLED} or ` +
   `(self::li or @role="listitem") and ${startsRevoked('.')} and not(.//a) and parent::*[${TEXT_VIEWS}]][${startsRevoked('.')}]`;
 
 /** The XPath condition that an element stands in a part titled "Revoked…", the whole page while such a view shows. */

@@ -120,9 +120,9 @@ export const ALL = /^\s*(?:all|any)\b/i;
  * Shows the revoked tokens that the page keeps out of sight: it opens the collapsed parts whose summary says
  * "revoked" ("Revoked tokens (3)"), checks a checkbox or switch that shows them and is off, unchecks one that hides
  * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, chooses "All" in a filter that
- * offers it beside "Revoked" (tabs, a `<select>`, or links that mark the current one or show it as plain text) when it
- * is not chosen, and follows a link that shows them (see {@link followShowLink}). Only controls whose state can be read
- * are chosen, so a second visit never hides them again. Other collapsed parts (menus, help), switches, filters and
+ * offers it beside "Revoked" (tabs, a `<select>`, toggles, or links that mark the current one or show it as plain
+ * text) when it is not chosen, and follows a link that shows them (see {@link followShowLink}). Only controls whose
+ * state can be read are chosen, so a second visit never hides them again. Other collapsed parts (menus, help), switches, filters and
  * links are left as they are.
  *
  * @param page the page
@@ -133,11 +133,13 @@ async function showRevoked(page: Page): Promise<void> {
     page.getByRole('checkbox', { name, checked }).or(page.getByRole('switch', { name, checked }));
   const allTab = page.getByRole('tablist').filter({ has: page.getByRole('tab', { name: /revoked/i }) })
     .getByRole('tab', { name: ALL, selected: false });
+  const allToggle = namedToggles(toggleGroups(page), ALL).and(page.locator(`:not(${marks.TOGGLED})`));
   const off = page.locator('details:not([open]) > summary').filter({ hasText: /revoked/i })
     .or(switches(SHOW_REVOKED, false))
     .or(switches(HIDE_REVOKED, true))
     .or(page.getByRole('button', { name: SHOW_REVOKED, pressed: false }).and(page.locator('[aria-pressed]')))
     .or(allTab)
+    .or(allToggle)
     .filter({ visible: true });
   const filters = page.locator('select').filter({ has: page.locator('option').filter({ hasText: /revoked/i }), visible: true });
   const allLink = linkGroups(page).or(page.locator(marks.TEXT_VIEW_LISTS)).getByRole('link', { name: ALL })
@@ -146,7 +148,7 @@ async function showRevoked(page: Page): Promise<void> {
   // A page with no switch, filter, current link, list of views nor such link (a long list of Revoke buttons) is told by
   // one query, not a role query per kind.
   const any = page.locator(
-    `details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], [aria-pressed], [role=tab], select, ${marks.CURRENT_LINK}`,
+    `details:not([open]) > summary, input[type=checkbox], [role=checkbox], [role=switch], ${marks.TOGGLE}, [role=tab], select, ${marks.CURRENT_LINK}`,
   ).or(page.locator('a[href]', { hasText: SHOW_REVOKED })).or(page.locator(marks.TEXT_VIEW_LISTS));
   for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
     if ((await any.count()) === 0) return;
@@ -169,6 +171,28 @@ async function showRevoked(page: Page): Promise<void> {
  */
 export function linkGroups(page: Page): Locator {
   return page.getByRole('link', { name: marks.REVOKED_VIEW }).locator(marks.LINK_GROUP).filter({ has: page.locator(marks.CURRENT_LINK) });
+}
+
+/**
+ * The groups of toggles around a "Revoked…" one that show their chosen one (see {@link marks.TOGGLED}): views or a
+ * filter offered as buttons pressed or not ("Active | Revoked" as a segmented control), or as radio buttons.
+ *
+ * @param page the page
+ * @returns the groups, in the page's order
+ */
+export function toggleGroups(page: Page): Locator {
+  return namedToggles(page, marks.REVOKED_VIEW).locator(marks.TOGGLE_GROUP).filter({ has: page.locator(marks.TOGGLED) });
+}
+
+/**
+ * The toggles of a label (see {@link marks.TOGGLE}) in a part of the page.
+ *
+ * @param scope where to look
+ * @param name the label
+ * @returns the toggles
+ */
+export function namedToggles(scope: Page | Locator, name: RegExp): Locator {
+  return scope.getByRole('button', { name }).or(scope.getByRole('radio', { name })).and(scope.locator(marks.TOGGLE));
 }
 
 /**

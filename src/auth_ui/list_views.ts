@@ -5,8 +5,8 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded } from './controls.ts';
-import { ALL, everyPage, linkGroups, TURN_MS } from './list_pages.ts';
-import { CURRENT_LINK, MAX_VIEW_LINKS, REVOKED_VIEW, TEXT_VIEW_LISTS } from './list_marks.ts';
+import { ALL, everyPage, linkGroups, namedToggles, toggleGroups, TURN_MS } from './list_pages.ts';
+import { CURRENT_LINK, MAX_VIEW_LINKS, REVOKED_VIEW, TEXT_VIEW_LISTS, TOGGLE, TOGGLED } from './list_marks.ts';
 
 /** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
 interface Views {
@@ -23,17 +23,20 @@ interface Views {
 /**
  * The views of a list that shows its active and its revoked tokens apart and never together: the tabs of a tablist,
  * else the links of a list or navigation (a handful at most, as a server renders tabs), else the items of a list of
- * links whose one plain text is the view showing, else the choices of a visible `<select>`, that offer "Revoked" and
- * no "All" ("Active | Revoked"). Tabs and links count as views only when they tell which one is chosen (a tab's
- * `aria-selected`, a link's `aria-current` or class, the item with no link), so that no view is walked twice.
+ * links whose one plain text is the view showing, else a group of toggles (see {@link toggledViews}), else the choices
+ * of a visible `<select>`, that offer "Revoked" and no "All" ("Active | Revoked"). Tabs, links and toggles count as
+ * views only when they tell which one is chosen (a tab's `aria-selected`, a link's `aria-current` or class, the item
+ * with no link, a toggle pressed or checked), so that no view is walked twice.
  *
  * @param page the page
  * @returns the views, or undefined for a list shown in one view
  */
 async function viewsOf(page: Page): Promise<Views | undefined> {
-  // A page with no tab, current link, select nor list of views (a long list of Revoke buttons) is told by one query, not
-  // role queries.
-  if ((await page.locator(`[role=tab], ${CURRENT_LINK}, select`).or(page.locator(TEXT_VIEW_LISTS)).count()) === 0) return undefined;
+  // A page with no tab, current link, toggle, select nor list of views (a long list of Revoke buttons) is told by one
+  // query, not role queries.
+  if ((await page.locator(`[role=tab], ${CURRENT_LINK}, ${TOGGLE}, select`).or(page.locator(TEXT_VIEW_LISTS)).count()) === 0) {
+    return undefined;
+  }
   const tab = (name: RegExp) => page.getByRole('tab', { name });
   const tabs = page.getByRole('tablist').filter({ has: tab(REVOKED_VIEW) }).filter({ hasNot: tab(ALL) }).first().getByRole('tab');
   const tabViews = await clickedViews(tabs, '[aria-selected="true"]');
@@ -45,6 +48,8 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
     .locator('xpath=./*');
   const textViews = await clickedViews(items, ':not(:has(a))', (item) => item.locator('a'));
   if (textViews) return textViews;
+  const toggleViews = await toggledViews(page);
+  if (toggleViews) return toggleViews;
   const option = (hasText: RegExp) => page.locator('option').filter({ hasText });
   const select = page.locator('select').filter({ has: option(REVOKED_VIEW), hasNot: option(ALL), visible: true }).first();
   if ((await select.count()) === 0) return undefined;
@@ -54,6 +59,29 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
     start: await selected(),
     choose: async (index) => void (await select.selectOption({ index })),
     chosen: async (index) => (await selected().catch(() => -1)) === index,
+  };
+}
+
+/**
+ * The views of a group of toggles (see {@link toggleGroups}) that offers no "All" and has one chosen: a segmented
+ * control's buttons, radio buttons, or chips that filter together, pressed and released one at a time. Choosing a
+ * view releases the others that stay pressed, so that each view shows alone.
+ *
+ * @param page the page
+ * @returns the views, or undefined when no such group has one toggle chosen
+ */
+async function toggledViews(page: Page): Promise<Views | undefined> {
+  const toggles = toggleGroups(page).filter({ hasNot: namedToggles(page, ALL) }).first().locator(TOGGLE);
+  if ((await toggles.and(page.locator(TOGGLED)).count()) !== 1) return undefined;
+  const views = await clickedViews(toggles, TOGGLED);
+  return views && {
+    ...views,
+    choose: async (index) => {
+      await views.choose(index);
+      const message = `the token list's toggle ${index + 1} is chosen once clicked`;
+      await expect.poll(() => views.chosen(index), { message, timeout: TURN_MS }).toBe(true);
+      for (let other = 0; other < views.count; other++) if (other !== index && (await views.chosen(other))) await views.choose(other);
+    },
   };
 }
 

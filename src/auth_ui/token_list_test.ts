@@ -438,6 +438,100 @@ test('a filter offered as links that offers "All" beside "Revoked", the current 
   });
 });
 
+// Views or a filter by state offered as toggles of a kind: buttons pressed or not (`aria-pressed`), ARIA radio buttons,
+// native radio buttons, or chips that a script presses and releases one at a time (both can be pressed). The first
+// toggle is chosen at first, or those given. Each toggle shows its own list ("All" shows both); the revoked tokens
+// unmarked in theirs, but under native radio buttons (whose checked state no attribute tells), beside "All" and while
+// two chips are pressed. A group of toggles of the same kind with no "Revoked" one ("Compact | Wide") is left alone.
+function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'chips', labels: string[], chosen = [0]): string {
+  const toggle = (label: string, name: string, on: boolean, data = '') => {
+    if (kind === 'radio') return `<label><input type="radio" name="${name}"${data}${on ? ' checked' : ''}> ${label}</label>`;
+    if (kind === 'aria-radio') return `<span role="radio" tabindex="0" aria-checked="${on}"${data}>${label}</span>`;
+    return `<button type="button" aria-pressed="${on}"${data}>${label}</button>`;
+  };
+  const toggles = labels.map((label, at) =>
+    toggle(label, 'status', chosen.includes(at), ` data-show="${label.replace(/ .*/, '').toLowerCase()}"`)
+  );
+  const mark = kind === 'radio' || labels.includes('All') || chosen.length > 1 ? ' <small>revoked</small>' : '';
+  const layout = ['Compact', 'Wide'].map((label, at) => toggle(label, 'layout', at === 0));
+  return `<div>${layout.join('')}</div><div${kind === 'aria-radio' ? ' role="radiogroup" aria-label="Status"' : ''}>${
+    toggles.join('')
+  }</div>
+    <table data-list="active"><tr><td>kept</td><td><button>Revoke</button></td></tr>
+      <tr><td>twin</td><td><button>Revoke</button></td></tr></table>
+    <ul data-list="revoked"><li>gone${mark}</li><li>twin${mark}</li></ul>
+    <script>
+      const toggles = [...document.querySelectorAll('[data-show]')];
+      const on = (toggle) => toggle.matches('input') ? toggle.checked : (toggle.getAttribute('aria-pressed') ?? toggle.getAttribute('aria-checked')) === 'true';
+      const set = (toggle, value) => toggle.matches('input') ? toggle.checked = value
+        : toggle.setAttribute(toggle.hasAttribute('aria-pressed') ? 'aria-pressed' : 'aria-checked', String(value));
+      const show = () => {
+        for (const list of document.querySelectorAll('[data-list]')) {
+          list.hidden = !toggles.some((one) => on(one) && ['all', list.dataset.list].includes(one.dataset.show));
+        }
+      };
+      for (const toggle of toggles) {
+        toggle.addEventListener(toggle.matches('input') ? 'change' : 'click', () => {
+          if (${kind === 'chips'}) set(toggle, !on(toggle));
+          else for (const other of toggles) set(other, other === toggle);
+          show();
+        });
+      }
+      show();
+    </script>`;
+}
+
+/** Which toggles of a page are pressed or checked, by their labels. */
+function toggledOn(page: Page): Promise<string[]> {
+  return page.locator('[aria-pressed="true"], [aria-checked="true"], input:checked').evaluateAll((all) =>
+    all.map((one) => (one.closest('label') ?? one).textContent?.trim() ?? '')
+  );
+}
+
+test('a list shown in views by toggles (pressed buttons, radio buttons, chips) is read in each view, each once', async () => {
+  for (const kind of ['pressed', 'aria-radio', 'radio', 'chips'] as const) {
+    const page = await pageWith(toggled(kind, ['Active', 'Revoked (2)']));
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true, `${kind}: in the view whose chosen toggle says "Revoked"`);
+    assert.deepEqual(await toggledOn(page), ['Compact', 'Revoked (2)'], `${kind}: left on the view that shows it, alone`);
+    assert.equal(await list.countAll(list.active('kept')), 1, `${kind}: the other views are walked from the one showing`);
+    assert.equal(await list.countAll(list.row('twin')), 2, `${kind}: one entry in each view`);
+    assert.deepEqual(await list.list(), [
+      { name: 'gone', revoked: true },
+      { name: 'twin', revoked: true },
+      { name: 'kept', revoked: false },
+      { name: 'twin', revoked: false },
+    ], `${kind}: from the view left showing, the revoked one`);
+    await page.close();
+  }
+});
+
+test('chips that filter together, both pressed, are read as they are: one view', async () => {
+  const page = await pageWith(toggled('chips', ['Active', 'Revoked'], [0, 1]));
+  const list = new TokenList(page);
+  assert.equal(await list.isRevoked('gone'), true);
+  assert.equal(await list.countAll(list.active('kept')), 1, 'an active entry beside revoked ones');
+  assert.deepEqual(await list.list(), [
+    { name: 'kept', revoked: false },
+    { name: 'twin', revoked: false },
+    { name: 'gone', revoked: true },
+    { name: 'twin', revoked: true },
+  ]);
+  assert.deepEqual(await toggledOn(page), ['Compact', 'Active', 'Revoked'], 'no chip was pressed or released');
+  await page.close();
+});
+
+test('a filter offered as toggles that offers "All" beside "Revoked" is turned to "All"', async () => {
+  for (const kind of ['pressed', 'aria-radio', 'radio'] as const) {
+    const page = await pageWith(toggled(kind, ['Active', 'All', 'Revoked']));
+    const list = new TokenList(page);
+    assert.equal(await list.isRevoked('gone'), true, kind);
+    assert.deepEqual(await toggledOn(page), ['Compact', 'All'], kind);
+    assert.equal(await list.countAll(list.row('twin')), 2, `${kind}: the views are not walked: "All" shows every token`);
+    await page.close();
+  }
+});
+
 // A list that grows only as it is scrolled: twenty tokens at first, ten more each time its end shows, up to fifty; the
 // last one revoked. In the page's own scrolling, each part fetched and shown after a while (more than a moment); or in a
 // box that scrolls, each part shown at once from the page's memory.
