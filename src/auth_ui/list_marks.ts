@@ -83,20 +83,24 @@ export const TOGGLED = '[aria-pressed="true"], [role=radio][aria-checked="true"]
 export const TOGGLE_GROUP = 'xpath=ancestor::*[count(.//*[@aria-pressed or @role="radio" or self::input[@type="radio"]]) > 1][1]';
 
 /**
- * The XPath condition that an element is a button pressed or an ARIA radio button checked, the only one so among its
- * siblings (chips that filter together, two pressed, show more than one view). A native radio button's checked state
- * is no attribute, so XPath cannot read it.
+ * The XPath condition that no sibling of an element is a button pressed or an ARIA radio button checked, as chips that
+ * filter together are when two are pressed and show more than one view. (A native radio button's checked state is no
+ * attribute, so XPath cannot read it.)
  */
-const ONE_TOGGLED = '(@aria-pressed="true" or @role="radio" and @aria-checked="true") and ' +
-  'not(../*[@aria-pressed="true" or @role="radio" and @aria-checked="true"][2])';
+const NONE_BESIDE = 'not(../*[@aria-pressed="true" or @role="radio" and @aria-checked="true"][2])';
+
+/** The XPath condition that a list item says "Revoked…" as the plain text among links to views (see {@link TEXT_VIEWS}). */
+const TEXT_VIEW_ITEM = `${startsRevoked('.')} and not(.//a) and parent::*[${TEXT_VIEWS}]`;
 
 /**
  * The XPath condition, of the page, that the view it shows is titled "Revoked…": its chosen tab, its current link
- * (see {@link CURRENT_LINK}), the plain text among links to views (see {@link TEXT_VIEWS}) or its one pressed or
- * checked toggle.
+ * (see {@link CURRENT_LINK}), the plain text among links to views (see {@link TEXT_VIEWS}), or its button pressed or
+ * ARIA radio button checked, the only one among its siblings. The conditions on `role` are read only where it is set:
+ * each attribute read costs a scan of the whole page, thousands of elements, and the scan runs for each entry looked at.
  */
-export const REVOKED_VIEW_SHOWN = `//*[@role="tab" and @aria-selected="true" or ${IS_CURRENT_LINK} or ${ONE_TOGGLED} or ` +
-  `(self::li or @role="listitem") and ${startsRevoked('.')} and not(.//a) and parent::*[${TEXT_VIEWS}]][${startsRevoked('.')}]`;
+export const REVOKED_VIEW_SHOWN = '//*[@role and (@role="tab" and @aria-selected="true" or ' +
+  `@role="radio" and @aria-checked="true" and ${NONE_BESIDE} or @role="listitem" and ${TEXT_VIEW_ITEM}) or ` +
+  `${IS_CURRENT_LINK} or @aria-pressed="true" and ${NONE_BESIDE} or self::li and ${TEXT_VIEW_ITEM}][${startsRevoked('.')}]`;
 
 /** The XPath condition that an element stands in a part titled "Revoked…", the whole page while such a view shows. */
 export const IN_REVOKED_PART = `${IN_TITLED_PART} or ${REVOKED_VIEW_SHOWN}`;
