@@ -294,6 +294,19 @@ test('a list shown in views by state ("Active | Revoked" tabs) is read in each v
   await page.close();
 });
 
+test('a list shown in views by tabs whose panels they do not label is read as titled by the chosen tab', async () => {
+  const page = await pageWith(VIEWS.replaceAll(/ aria-labelledby="[^"]*"/g, ''));
+  const list = new TokenList(page);
+  assert.equal(await list.isRevoked('gone'), true, 'unmarked, while the chosen tab says "Revoked"');
+  assert.deepEqual(await list.list(), [
+    { name: 'gone', revoked: true },
+    { name: 'twin', revoked: true },
+    { name: 'kept', revoked: false },
+    { name: 'twin', revoked: false },
+  ]);
+  await page.close();
+});
+
 test("a list shown in views by a <select> that loads each view's page is read in each view", async () => {
   await servedPage((url) => {
     const revoked = url.includes('status=revoked');
