@@ -255,6 +255,10 @@ test('a filter whose choice loads another page is chosen, and the page it loads 
   });
 });
 
+/** The entries of the views pages below, view by view: two active tokens, and two revoked, one of them an active one's twin. */
+const ACTIVE_ENTRIES = [{ name: 'kept', revoked: false }, { name: 'twin', revoked: false }];
+const REVOKED_ENTRIES = [{ name: 'gone', revoked: true }, { name: 'twin', revoked: true }];
+
 // Active and revoked tokens in views of their own, never together: tabs whose panels the tabs label, the revoked ones
 // unmarked in theirs. A tablist with no "Revoked" tab is left alone.
 const VIEWS = `<div role="tablist"><button role="tab" aria-selected="true" id="mine">Mine</button>
@@ -285,12 +289,7 @@ test('a list shown in views by state ("Active | Revoked" tabs) is read in each v
   assert.equal(await list.countAll(list.active('kept')), 1, 'the other views are walked from the one showing');
   assert.equal(await list.countAll(list.row('twin')), 2, 'one entry in each view');
   assert.equal(await list.isRevoked('kept'), false);
-  assert.deepEqual(await list.list(), [
-    { name: 'kept', revoked: false },
-    { name: 'twin', revoked: false },
-    { name: 'gone', revoked: true },
-    { name: 'twin', revoked: true },
-  ]);
+  assert.deepEqual(await list.list(), [...ACTIVE_ENTRIES, ...REVOKED_ENTRIES]);
   await page.close();
 });
 
@@ -298,12 +297,7 @@ test('a list shown in views by tabs whose panels they do not label is read as ti
   const page = await pageWith(VIEWS.replaceAll(/ aria-labelledby="[^"]*"/g, ''));
   const list = new TokenList(page);
   assert.equal(await list.isRevoked('gone'), true, 'unmarked, while the chosen tab says "Revoked"');
-  assert.deepEqual(await list.list(), [
-    { name: 'gone', revoked: true },
-    { name: 'twin', revoked: true },
-    { name: 'kept', revoked: false },
-    { name: 'twin', revoked: false },
-  ]);
+  assert.deepEqual(await list.list(), [...REVOKED_ENTRIES, ...ACTIVE_ENTRIES]);
   await page.close();
 });
 
@@ -509,12 +503,7 @@ test('a list shown in views by toggles (pressed buttons, radio buttons, chips) i
     assert.deepEqual(await toggledOn(page), ['Compact', 'Revoked (2)'], `${kind}: left on the view that shows it, alone`);
     assert.equal(await list.countAll(list.active('kept')), 1, `${kind}: the other views are walked from the one showing`);
     assert.equal(await list.countAll(list.row('twin')), 2, `${kind}: one entry in each view`);
-    assert.deepEqual(await list.list(), [
-      { name: 'gone', revoked: true },
-      { name: 'twin', revoked: true },
-      { name: 'kept', revoked: false },
-      { name: 'twin', revoked: false },
-    ], `${kind}: from the view left showing, the revoked one`);
+    assert.deepEqual(await list.list(), [...REVOKED_ENTRIES, ...ACTIVE_ENTRIES], `${kind}: from the view left showing, the revoked one`);
     await page.close();
   }
 });
@@ -524,12 +513,7 @@ test('chips that filter together, both pressed, are read as they are: one view',
   const list = new TokenList(page);
   assert.equal(await list.isRevoked('gone'), true);
   assert.equal(await list.countAll(list.active('kept')), 1, 'an active entry beside revoked ones');
-  assert.deepEqual(await list.list(), [
-    { name: 'kept', revoked: false },
-    { name: 'twin', revoked: false },
-    { name: 'gone', revoked: true },
-    { name: 'twin', revoked: true },
-  ]);
+  assert.deepEqual(await list.list(), [...ACTIVE_ENTRIES, ...REVOKED_ENTRIES]);
   assert.deepEqual(await toggledOn(page), ['Compact', 'Active', 'Revoked'], 'no chip was pressed or released');
   await page.close();
 });
