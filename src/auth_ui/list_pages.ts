@@ -122,8 +122,8 @@ export const ALL = /^\s*(?:all|any)\b/i;
  * them and is on, presses a toggle button (one with `aria-pressed`) that shows them, chooses "All" in a filter that
  * offers it beside "Revoked" (tabs, a `<select>`, toggles, or links that mark the current one or show it as plain
  * text) when it is not chosen, and follows a link that shows them (see {@link followShowLink}). Only controls whose
- * state can be read are chosen, so a second visit never hides them again. Other collapsed parts (menus, help), switches, filters and
- * links are left as they are.
+ * state can be read are chosen, so a second visit never hides them again. Other collapsed parts (menus, help),
+ * switches, filters and links are left as they are.
  *
  * @param page the page
  * @throws Error when such a control is still off after it was chosen {@link MAX_PAGES} times

@@ -86,7 +86,8 @@ async function toggledViews(page: Page): Promise<Views | undefined> {
 }
 
 /**
- * Views chosen by clicking one of some controls (tabs, links, or the link in a list item), the chosen one telling so.
+ * Views chosen by clicking one of some controls (tabs, links, the link in a list item, toggles), the chosen one telling
+ * so.
  *
  * @param controls the controls, one per view
  * @param chosen a CSS selector that the chosen control matches, and no other
