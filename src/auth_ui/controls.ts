@@ -1,7 +1,8 @@
 /**
  * The documented controls of contract 5.3, found by role and label only (a
  * button, a link, a tab or a menu item; the label whole, in any case),
- * clicked until what they open shows; the elements that show a given text;
+ * clicked until what they open shows; toggles pressed by their labels;
+ * the elements that show a given text;
  * and the marking of secrets on a page so that failure screenshots mask them.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
@@ -165,6 +166,25 @@ const EFFECT_MS = 1_000;
 
 /** How long a control may take to open what it opens, over every try (a slow UI, a loaded machine). */
 const OPEN_MS = 15_000;
+
+/**
+ * Presses the first of some toggles as a user does: a native radio button or checkbox by its label where it has one,
+ * as a stylesheet may hide the button itself and show its label in its place (Bootstrap's `btn-check`); any other
+ * toggle itself.
+ *
+ * @param toggles the toggles
+ * @returns false when there is none
+ */
+export async function pressToggle(toggles: Locator): Promise<boolean> {
+  if ((await toggles.count()) === 0) return false;
+  const target = await toggles.first().evaluateHandle((element) => (element as HTMLInputElement).labels?.[0] ?? element);
+  try {
+    await target.asElement()?.click({ timeout: CLICK_MS });
+  } finally {
+    await target.dispose();
+  }
+  return true;
+}
 
 /**
  * Clicks a control until what it opens shows. A page shows its controls

@@ -10,7 +10,7 @@
  * scrolled to its end (see `list_scroll.ts`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { everyControl, loaded } from './controls.ts';
+import { everyControl, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
 
@@ -140,7 +140,6 @@ async function showRevoked(page: Page): Promise<void> {
     .or(switches(HIDE_REVOKED, true))
     .or(page.getByRole('button', { name: SHOW_REVOKED, pressed: false }).and(page.locator('[aria-pressed]')))
     .or(allTab)
-    .or(allToggle)
     .filter({ visible: true });
   const filters = page.locator('select').filter({ has: page.locator('option').filter({ hasText: /revoked/i }), visible: true });
   const allLink = linkGroups(page).or(page.locator(marks.TEXT_VIEW_LISTS)).getByRole('link', { name: ALL })
@@ -155,7 +154,7 @@ async function showRevoked(page: Page): Promise<void> {
     if ((await any.count()) === 0) return;
     if ((await off.count()) > 0) await off.first().click();
     else if ((await allLink.count()) > 0) await turn(page, allLink.first());
-    else if (!(await chooseAll(filters)) && !(await followShowLink(page))) return;
+    else if (!(await pressToggle(allToggle)) && !(await chooseAll(filters)) && !(await followShowLink(page))) return;
     await loaded(page);
   }
   throw new Error(
@@ -175,8 +174,8 @@ export function linkGroups(page: Page): Locator {
 }
 
 /**
- * The groups of toggles around a "Revoked…" one that show their chosen one (see {@link marks.TOGGLED}): views or a
- * filter offered as buttons pressed or not ("Active | Revoked" as a segmented control), or as radio buttons.
+ * The visible groups of toggles around a "Revoked…" one that show their chosen one (see {@link marks.TOGGLED}): views
+ * or a filter offered as buttons pressed or not ("Active | Revoked" as a segmented control), or as radio buttons.
  *
  * @param page the page
  * @returns the groups, in the page's order
@@ -184,7 +183,7 @@ export function linkGroups(page: Page): Locator {
 export function toggleGroups(page: Page): Locator {
   // The role query runs around each toggle, not over the whole page: there it takes a second on thousands of Revoke buttons.
   const around = page.locator(marks.TOGGLE).locator('xpath=..');
-  return namedToggles(around, marks.REVOKED_VIEW).locator(marks.TOGGLE_GROUP).filter({ has: page.locator(marks.TOGGLED) });
+  return namedToggles(around, marks.REVOKED_VIEW).locator(marks.TOGGLE_GROUP).filter({ has: page.locator(marks.TOGGLED), visible: true });
 }
 
 /**

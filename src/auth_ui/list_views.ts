@@ -4,7 +4,7 @@
  * view is walked as {@link everyPage} walks a list, the view showing first.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { loaded } from './controls.ts';
+import { loaded, pressToggle } from './controls.ts';
 import { ALL, everyPage, linkGroups, namedToggles, toggleGroups, TURN_MS } from './list_pages.ts';
 import { CURRENT_LINK, MAX_VIEW_LINKS, REVOKED_VIEW, TEXT_VIEW_LISTS, TOGGLE, TOGGLED } from './list_marks.ts';
 
@@ -65,7 +65,8 @@ async function viewsOf(page: Page): Promise<Views | undefined> {
 /**
  * The views of a group of toggles (see {@link toggleGroups}) that offers no "All" and has one chosen: a segmented
  * control's buttons, radio buttons, or chips that filter together, pressed and released one at a time. Choosing a
- * view releases the others that stay pressed, so that each view shows alone.
+ * view presses its toggle (see {@link pressToggle}) and releases the others that stay pressed, so that each view shows
+ * alone.
  *
  * @param page the page
  * @returns the views, or undefined when no such group has one toggle chosen
@@ -77,10 +78,12 @@ async function toggledViews(page: Page): Promise<Views | undefined> {
   return views && {
     ...views,
     choose: async (index) => {
-      await views.choose(index);
-      const message = `the token list's toggle ${index + 1} is chosen once clicked`;
+      await pressToggle(toggles.nth(index));
+      const message = `the token list's toggle ${index + 1} is chosen once pressed`;
       await expect.poll(() => views.chosen(index), { message, timeout: TURN_MS }).toBe(true);
-      for (let other = 0; other < views.count; other++) if (other !== index && (await views.chosen(other))) await views.choose(other);
+      for (let other = 0; other < views.count; other++) {
+        if (other !== index && (await views.chosen(other))) await pressToggle(toggles.nth(other));
+      }
     },
   };
 }

@@ -449,21 +449,30 @@ test('a filter offered as links that offers "All" beside "Revoked", the current 
 // native radio buttons, or chips that a script presses and releases one at a time (both can be pressed). The first
 // toggle is chosen at first, or those given. Each toggle shows its own list ("All" shows both); the revoked tokens
 // unmarked in theirs, but under native radio buttons (whose checked state no attribute tells), beside "All" and while
-// two chips are pressed. A group of toggles of the same kind with no "Revoked" one ("Compact | Wide") is left alone.
-function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'chips', labels: string[], chosen = [0]): string {
+// two chips are pressed. A group of toggles of the same kind with no "Revoked" one ("Compact | Wide") is left alone, and
+// so is a copy of the group before it in a box of no height (as a page keeps one for each size of screen).
+function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'btn-check' | 'chips', labels: string[], chosen = [0]): string {
   const toggle = (label: string, name: string, on: boolean, data = '') => {
     if (kind === 'radio') return `<label><input type="radio" name="${name}"${data}${on ? ' checked' : ''}> ${label}</label>`;
+    const id = `${name}-${label.replace(/\W/g, '')}`;
+    if (kind === 'btn-check') {
+      return `<input type="radio" class="btn-check" name="${name}" id="${id}"${data}${
+        on ? ' checked' : ''
+      }><label for="${id}">${label}</label>`;
+    }
     if (kind === 'aria-radio') return `<span role="radio" tabindex="0" aria-checked="${on}"${data}>${label}</span>`;
     return `<button type="button" aria-pressed="${on}"${data}>${label}</button>`;
   };
   const toggles = labels.map((label, at) =>
     toggle(label, 'status', chosen.includes(at), ` data-show="${label.replace(/ .*/, '').toLowerCase()}"`)
   );
-  const mark = kind === 'radio' || labels.includes('All') || chosen.length > 1 ? ' <small>revoked</small>' : '';
+  const mark = kind === 'radio' || kind === 'btn-check' || labels.includes('All') || chosen.length > 1 ? ' <small>revoked</small>' : '';
   const layout = ['Compact', 'Wide'].map((label, at) => toggle(label, 'layout', at === 0));
-  return `<div>${layout.join('')}</div><div${kind === 'aria-radio' ? ' role="radiogroup" aria-label="Status"' : ''}>${
-    toggles.join('')
-  }</div>
+  const spare = labels.map((label, at) => toggle(label, 'spare', at === 0));
+  return `<style>.btn-check { position: absolute; clip: rect(0, 0, 0, 0); pointer-events: none; }</style><div>${layout.join('')}</div>
+    <div id="spare" style="height: 0; overflow: hidden">${spare.join('')}</div><div${
+    kind === 'aria-radio' ? ' role="radiogroup" aria-label="Status"' : ''
+  }>${toggles.join('')}</div>
     <table data-list="active"><tr><td>kept</td><td><button>Revoke</button></td></tr>
       <tr><td>twin</td><td><button>Revoke</button></td></tr></table>
     <ul data-list="revoked"><li>gone${mark}</li><li>twin${mark}</li></ul>
@@ -488,15 +497,15 @@ function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'chips', labels: str
     </script>`;
 }
 
-/** Which toggles of a page are pressed or checked, by their labels. */
+/** Which toggles of a page are pressed or checked, by their labels, the spare copy's left out. */
 function toggledOn(page: Page): Promise<string[]> {
-  return page.locator('[aria-pressed="true"], [aria-checked="true"], input:checked').evaluateAll((all) =>
-    all.map((one) => (one.closest('label') ?? one).textContent?.trim() ?? '')
+  return page.locator(':is([aria-pressed="true"], [aria-checked="true"], input:checked):not(#spare *)').evaluateAll((all) =>
+    all.map((one) => ((one as HTMLInputElement).labels?.[0] ?? one).textContent?.trim() ?? '')
   );
 }
 
 test('a list shown in views by toggles (pressed buttons, radio buttons, chips) is read in each view, each once', async () => {
-  for (const kind of ['pressed', 'aria-radio', 'radio', 'chips'] as const) {
+  for (const kind of ['pressed', 'aria-radio', 'radio', 'btn-check', 'chips'] as const) {
     const page = await pageWith(toggled(kind, ['Active', 'Revoked (2)']));
     const list = new TokenList(page);
     assert.equal(await list.isRevoked('gone'), true, `${kind}: in the view whose chosen toggle says "Revoked"`);
@@ -519,7 +528,7 @@ test('chips that filter together, both pressed, are read as they are: one view',
 });
 
 test('a filter offered as toggles that offers "All" beside "Revoked" is turned to "All"', async () => {
-  for (const kind of ['pressed', 'aria-radio', 'radio'] as const) {
+  for (const kind of ['pressed', 'aria-radio', 'radio', 'btn-check'] as const) {
     const page = await pageWith(toggled(kind, ['Active', 'All', 'Revoked']));
     const list = new TokenList(page);
     assert.equal(await list.isRevoked('gone'), true, kind);
