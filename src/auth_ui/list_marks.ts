@@ -73,14 +73,18 @@ export const TEXT_VIEWS =
 /** A locator selector of the lists of {@link TEXT_VIEWS}, in the page's order. */
 export const TEXT_VIEW_LISTS = `xpath=//*[${TEXT_VIEWS}]`;
 
-/** A CSS selector of a toggle that chooses one view or filter among others: a button pressed or not, a radio button. */
-export const TOGGLE = '[aria-pressed], [role=radio], input[type=radio]';
+/**
+ * A CSS selector of a toggle that chooses one view or filter among others: a button pressed or not, a radio button.
+ * A native radio button hidden from assistive technology is none: it follows an ARIA one's state for a form (Radix UI).
+ */
+export const TOGGLE = '[aria-pressed], [role=radio], input[type=radio]:not([aria-hidden="true"])';
 
 /** A CSS selector of a chosen {@link TOGGLE}: pressed, or checked. */
 export const TOGGLED = '[aria-pressed="true"], [role=radio][aria-checked="true"], input[type=radio]:checked';
 
 /** From a toggle, the group of toggles it stands in: the nearest element around it that holds another. */
-export const TOGGLE_GROUP = 'xpath=ancestor::*[count(.//*[@aria-pressed or @role="radio" or self::input[@type="radio"]]) > 1][1]';
+export const TOGGLE_GROUP = 'xpath=ancestor::*[count(.//*[@aria-pressed or @role="radio" or ' +
+  'self::input[@type="radio" and not(@aria-hidden="true")]]) > 1][1]';
 
 /**
  * The XPath condition that no sibling of an element is a button pressed or an ARIA radio button checked, as chips that

@@ -445,8 +445,10 @@ test('a filter offered as links that offers "All" beside "Revoked", the current 
   });
 });
 
-// Views or a filter by state offered as toggles of a kind: buttons pressed or not (`aria-pressed`), ARIA radio buttons,
-// native radio buttons, or chips that a script presses and releases one at a time (both can be pressed). The first
+// Views or a filter by state offered as toggles of a kind: buttons pressed or not (`aria-pressed`); ARIA radio buttons,
+// each beside a hidden native one that follows its state for a form (as Radix UI renders them); native radio buttons,
+// in their labels or hidden behind them (Bootstrap's `btn-check`); or chips that a script presses and releases one at a
+// time (both can be pressed). The first
 // toggle is chosen at first, or those given. Each toggle shows its own list ("All" shows both); the revoked tokens
 // unmarked in theirs, but under native radio buttons (whose checked state no attribute tells), beside "All" and while
 // two chips are pressed. A group of toggles of the same kind with no "Revoked" one ("Compact | Wide") is left alone, and
@@ -460,7 +462,13 @@ function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'btn-check' | 'chips
         on ? ' checked' : ''
       }><label for="${id}">${label}</label>`;
     }
-    if (kind === 'aria-radio') return `<span role="radio" tabindex="0" aria-checked="${on}"${data}>${label}</span>`;
+    if (kind === 'aria-radio') {
+      const bubble =
+        `<input type="radio" aria-hidden="true" tabindex="-1" style="position: absolute; pointer-events: none; opacity: 0; transform: translateX(-100%)"${
+          on ? ' checked' : ''
+        }>`;
+      return `<span><span role="radio" tabindex="0" aria-checked="${on}"${data}>${label}</span>${bubble}</span>`;
+    }
     return `<button type="button" aria-pressed="${on}"${data}>${label}</button>`;
   };
   const toggles = labels.map((label, at) =>
@@ -479,8 +487,11 @@ function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'btn-check' | 'chips
     <script>
       const toggles = [...document.querySelectorAll('[data-show]')];
       const on = (toggle) => toggle.matches('input') ? toggle.checked : (toggle.getAttribute('aria-pressed') ?? toggle.getAttribute('aria-checked')) === 'true';
-      const set = (toggle, value) => toggle.matches('input') ? toggle.checked = value
-        : toggle.setAttribute(toggle.hasAttribute('aria-pressed') ? 'aria-pressed' : 'aria-checked', String(value));
+      const set = (toggle, value) => {
+        if (toggle.matches('input')) toggle.checked = value;
+        else toggle.setAttribute(toggle.hasAttribute('aria-pressed') ? 'aria-pressed' : 'aria-checked', String(value));
+        if (toggle.nextElementSibling?.matches('input')) toggle.nextElementSibling.checked = value;
+      };
       const show = () => {
         for (const list of document.querySelectorAll('[data-list]')) {
           list.hidden = !toggles.some((one) => on(one) && ['all', list.dataset.list].includes(one.dataset.show));
@@ -497,11 +508,11 @@ function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'btn-check' | 'chips
     </script>`;
 }
 
-/** Which toggles of a page are pressed or checked, by their labels, the spare copy's left out. */
+/** Which toggles of a page are pressed or checked, by their labels; the spare copy and the hidden native ones left out. */
 function toggledOn(page: Page): Promise<string[]> {
-  return page.locator(':is([aria-pressed="true"], [aria-checked="true"], input:checked):not(#spare *)').evaluateAll((all) =>
-    all.map((one) => ((one as HTMLInputElement).labels?.[0] ?? one).textContent?.trim() ?? '')
-  );
+  return page.locator(':is([aria-pressed="true"], [aria-checked="true"], input:checked):not(#spare *, [aria-hidden="true"])').evaluateAll((
+    all,
+  ) => all.map((one) => ((one as HTMLInputElement).labels?.[0] ?? one).textContent?.trim() ?? ''));
 }
 
 test('a list shown in views by toggles (pressed buttons, radio buttons, chips) is read in each view, each once', async () => {
