@@ -35,8 +35,8 @@ const cases: [Violation, string, string[], RegExp?][] = [
   ],
 ];
 const VARIANTS = [0, 1, 2, 3] as const satisfies readonly UiVariant[];
-// The runs that must fail go two at a time: most are one test after the login, which leaves a core idle (the boundary
-// rows took 124 s so against 172 s one at a time on 2 cores). The runs that must pass use both cores alone.
+// The runs with a violation go two at a time: most are one test after the login, which leaves a core idle (the
+// boundary rows took 124 s this way, 172 s one at a time on 2 cores). The live runs below use both cores alone.
 
 for (const uiVariant of VARIANTS) {
   describe(`UI variant ${uiVariant}: the suite catches a service that breaks the contract, naming exactly the clause`, {
