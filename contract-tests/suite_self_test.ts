@@ -130,9 +130,9 @@ test('a rate-limited token endpoint (429, Retry-After: 1) is waited out, and the
   }
 });
 
-// Against a service the suite did not start: on the sandbox's own UI, the token endpoint's and the services' part (its
-// browser part there is `npm run test:contract`'s); on each other UI, the browser part, but for the two tests whose only
-// browser step is creating a token (the token endpoint and the services do not change with the UI).
+// Against a service the suite did not start: on the sandbox's own UI, the token endpoint's and the services' part
+// (its browser part there is `npm run test:contract`'s); on each other UI, the browser part, but for the two tests
+// whose only browser step is creating a token (the token endpoint and the services do not change with the UI).
 const BROWSER_PART = ['--project', 'ui', '--grep-invert', 'near-misses of a permanent token|5\\.2 scope, for permanent tokens'];
 const SERVICE_PART = ['--project', 'api', '--project', 'clock', '--no-deps'];
 describe('against a separately started service, as a live target, on every UI variant', { concurrency: 1 }, () => {

@@ -450,8 +450,9 @@ test('a filter offered as links that offers "All" beside "Revoked", the current 
 // in their labels or hidden behind them (Bootstrap's `btn-check`); or chips that a script presses and releases one at a
 // time (both can be pressed). The first toggle is chosen at first, or those given. Each toggle shows its own list ("All"
 // shows both); the revoked tokens unmarked in theirs, but under native radio buttons (whose checked state no attribute
-// tells), beside "All" and while two chips are pressed. A group of toggles of the same kind with no "Revoked" one ("Compact | Wide") is left alone, and
-// so is a copy of the group before it in a box of no height (as a page keeps one for each size of screen).
+// tells), beside "All" and while two chips are pressed. A group of toggles of the same kind with no "Revoked" one
+// ("Compact | Wide") is left alone, and so is a copy of the group before it in a box of no height (as a page keeps one
+// for each size of screen).
 function toggled(kind: 'pressed' | 'aria-radio' | 'radio' | 'btn-check' | 'chips', labels: string[], chosen = [0]): string {
   const toggle = (label: string, name: string, on: boolean, data = '') => {
     if (kind === 'radio') return `<label><input type="radio" name="${name}"${data}${on ? ' checked' : ''}> ${label}</label>`;
