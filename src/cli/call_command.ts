@@ -5,6 +5,10 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAuthClient, type TokenFetchInit } from '../client.ts';
+import { isAuthError } from '../errors.ts';
+import { isRelative } from '../request_url.ts';
+import { DEFAULT_SERVICE, serviceNamed } from '../services.ts';
+import { networkCause } from '../token_source.ts';
 import { clientContext, EXIT, type Io, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
@@ -20,7 +24,7 @@ scope is the service whose base URL it is under, unless --scope says otherwise.
                   as multipart/form-data
   --scope S       which service (default: by the URL, else slicer)
 
-Exit code 1 when the service answers with an error status.`;
+Exit code 1 when the service answers with an error status or cannot be reached.`;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -82,9 +86,33 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   }
   if (values.form) init.body = formBody(values.form);
   // tokenFetch's answer for any status: an error status is printed, not thrown.
-  const response = await createAuthClient(clientContext(io)).tokenFetch(path, init);
+  const client = createAuthClient(clientContext(io));
+  const response = await client.tokenFetch(path, init).catch((error: unknown) => {
+    throw isAuthError(error) ? error : unreachable(error, path, init.scope, client.baseUrl(init.scope));
+  });
   io.err(`${response.status} ${response.statusText}`);
   const text = await response.text();
   if (text) io.out(text);
   return response.ok ? EXIT.OK : EXIT.FAILED;
+}
+
+/**
+ * A request that failed on the network, said with the host, the low-level reason (`ECONNREFUSED`, `ENOTFOUND`, a
+ * certificate's) and the setting to check, where fetch says only "fetch failed". The host alone: a URL's path and
+ * query are the user's, and may hold what should not be printed.
+ *
+ * @param error what tokenFetch threw
+ * @param path the path or URL given
+ * @param scope the `--scope` given, if any
+ * @param base the base URL a relative path resolved against
+ * @returns the error to report; the one thrown when its URL cannot be read (it already names the problem)
+ */
+function unreachable(error: unknown, path: string, scope: string | undefined, base: string | undefined): unknown {
+  const url = isRelative(path) ? base : path;
+  if (url === undefined || !URL.canParse(url)) return error;
+  const cause = networkCause(error);
+  const check = isRelative(path) ? (serviceNamed(scope ?? DEFAULT_SERVICE.name)?.baseUrl.env ?? `the base URL of ${scope}`) : 'the URL';
+  return new Error(`cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}: check ${check} and that the service is up`, {
+    cause: error,
+  });
 }

@@ -289,6 +289,23 @@ describe('CLI: token and call against the sandbox', () => {
     assert.match(forced.err, /^401/);
   });
 
+  test('call names the host, the reason and the setting to check when the service cannot be reached', async () => {
+    const closed = await listen(() => new Response());
+    await closed.close(); // a loopback port that refuses connections
+    const relative = await cli(['call', 'GET', 'jobs'], { SLICER_BASE_URL: `http://127.0.0.1:${closed.port}/api` });
+    assert.equal(relative.code, 1);
+    assert.equal(
+      relative.err,
+      `Failed: cannot reach 127.0.0.1:${closed.port} (ECONNREFUSED): check SLICER_BASE_URL and that the service is up\n`,
+    );
+    const predict = await cli(['call', 'GET', 'x', '--scope', 'predict'], { SLICER_PREDICT_BASE_URL: `http://127.0.0.1:${closed.port}` });
+    assert.match(predict.err, /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check SLICER_PREDICT_BASE_URL and/m);
+    const absolute = await cli(['call', 'GET', `http://127.0.0.1:${closed.port}/x?key=k-3f9a`]);
+    assert.equal(absolute.code, 1);
+    assert.match(absolute.err, /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check the URL and that the service is up$/m);
+    assert.doesNotMatch(absolute.err, /k-3f9a/, 'the host alone, not the query');
+  });
+
   test('call exits 1 when the service refuses', async () => {
     const run = await cli(['call', 'GET', `${h.sandbox.env.SLICER_AUTH_URL}/nope`]);
     assert.equal(run.code, 1);
