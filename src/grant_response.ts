@@ -28,6 +28,21 @@ export function isMisaddressed(refusal: { status: number; error?: string | undef
   return NOT_AN_ENDPOINT.includes(refusal.status) && !refusal.error && !refusal.error_description;
 }
 
+/** Statuses by which a protected address refuses a request without credentials: unauthorised, forbidden. */
+const PROTECTED = [401, 403];
+
+/**
+ * Whether a refusal may come from something other than a token endpoint: a 401 or 403 without OAuth fields, as a
+ * service or a proxy in front of one answers a request without its credentials. A token endpoint may answer wrong
+ * credentials so too (the contract shows no error format), so both causes are told.
+ *
+ * @param refusal the refusal's status and OAuth fields
+ * @returns true for such a refusal
+ */
+export function isUnexplained(refusal: { status: number; error?: string | undefined; error_description?: string | undefined }): boolean {
+  return PROTECTED.includes(refusal.status) && !refusal.error && !refusal.error_description;
+}
+
 /** The OAuth `error` and `error_description` of an answer (RFC 6749 §5.2), redacted; empty when it has none. */
 export async function oauthFields(response: Response, secrets: readonly (string | Secret)[]) {
   let json: unknown;
@@ -57,6 +72,9 @@ function refused(where: string, response: Response, oauth: ReturnType<typeof oau
   const hint = isMisaddressed(refusal)
     ? "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
       '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)'
+    : isUnexplained(refusal)
+    ? '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the authorization ' +
+      "service's base address, not a service's or a proxy's"
     : '';
   return new TokenRequestRejectedError(
     `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,

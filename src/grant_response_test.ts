@@ -86,13 +86,27 @@ describe('processGrantResponse', () => {
     assert.deepEqual(grant, { token: 'tok', expiresAt: 60_000, lifetime: 60_000 });
   });
 
-  test('a refusal whose body is not JSON, or not OAuth fields, names the status alone', async () => {
-    for (const body of ['<h1>Forbidden</h1>', '{"error": 42}', '"denied"', '[]']) {
-      const error = await failure(answer(body, { status: 401 }));
-      assert.ok(error instanceof TokenRequestRejectedError, body);
-      assert.equal(error.message, `${WHERE}: the token endpoint answered 401`, body);
-      assert.equal(error.error, undefined, body);
+  test('a 401 or 403 whose body is not JSON, or not OAuth fields, names both causes: the credentials, or an address that is no token endpoint', async () => {
+    const hint = '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the authorization ' +
+      "service's base address, not a service's or a proxy's";
+    for (const status of [401, 403]) {
+      for (
+        const body of [
+          '<h1>Forbidden</h1>',
+          '{"error": 42}',
+          '"denied"',
+          '[]',
+          '{"detail": "Authentication credentials were not provided."}',
+        ]
+      ) {
+        const error = await failure(answer(body, { status }));
+        assert.ok(error instanceof TokenRequestRejectedError, body);
+        assert.equal(error.message, `${WHERE}: the token endpoint answered ${status}${hint}`, body);
+        assert.equal(error.error, undefined, body);
+      }
     }
+    const client = await failure(json({ error: 'invalid_client' }, 401));
+    assert.equal(client.message, `${WHERE}: the token endpoint answered 401 invalid_client`, 'an OAuth error explains itself');
   });
 
   test('a 404, 405 or 410 without OAuth fields says that nothing takes token requests there, naming SLICER_AUTH_URL', async () => {
@@ -109,7 +123,7 @@ describe('processGrantResponse', () => {
     assert.equal(user.message, `${WHERE}: the token endpoint answered 404 invalid_grant`);
     const described = await failure(json({ error_description: 'no such user' }, 404));
     assert.equal(described.message, `${WHERE}: the token endpoint answered 404 no such user`);
-    for (const status of [400, 403, 409, 429]) {
+    for (const status of [400, 409, 429]) {
       assert.equal((await failure(answer('', { status }))).message, `${WHERE}: the token endpoint answered ${status}`);
     }
   });

@@ -148,6 +148,13 @@ describe('slicer-auth doctor', () => {
         /fix: correct SLICER_AUTH_URL: the authorization service's base address, to which \/oauth2\/token\/ is appended$/,
       ],
       [
+        "an auth URL that is the slicing service's",
+        () => ({ SLICER_AUTH_URL: h.sandbox.env.SLICER_BASE_URL, SLICER_PREDICT_SERVICE_ID: undefined }),
+        'token request (slicer)',
+        /answered 401; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL/,
+        /fix: check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is the authorization service's base address \(not a service's or a proxy's\); after several/,
+      ],
+      [
         'an auth URL that is the token endpoint itself',
         () => ({ SLICER_AUTH_URL: `${h.sandbox.env.SLICER_AUTH_URL}/oauth2/token/` }),
         'configuration',

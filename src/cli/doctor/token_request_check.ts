@@ -6,11 +6,14 @@
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
-import { isMisaddressed, processGrantResponse } from '../../grant_response.ts';
+import { isMisaddressed, isUnexplained, processGrantResponse } from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
+
+/** What a fix that sends the password again adds: the doctor's one try does not lock the account, repeated ones may. */
+const LOCKED = 'after several failures the account may be locked for a while (the doctor tries once)';
 
 /** A clock difference above this is worth a warning: expiry is judged on the server's clock. */
 const MAX_SKEW_MS = 60_000;
@@ -85,7 +88,10 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
         ? `${service.id.env} is not a service this authorization service knows: correct it`
         : refusal && isMisaddressed(refusal)
         ? "correct SLICER_AUTH_URL: the authorization service's base address, to which /oauth2/token/ is appended"
-        : 'check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while (the doctor tries once)',
+        : refusal && isUnexplained(refusal)
+        ? "check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is the authorization service's base address " +
+          `(not a service's or a proxy's); ${LOCKED}`
+        : `check SLICER_USERNAME and SLICER_PASSWORD; ${LOCKED}`,
       [ErrorCode.TOKEN_RESPONSE_INVALID]:
         "SLICER_AUTH_URL must be the authorization service's base address: its /oauth2/token/ answered something else",
       [ErrorCode.TOKEN_ENDPOINT_REDIRECT]: 'use the exact https address of the authorization service in SLICER_AUTH_URL',
