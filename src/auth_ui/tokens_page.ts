@@ -15,7 +15,7 @@
  * the service may ask to log in again at any step; the list may be split into pages or grow by "Load more". No CSS
  * class, id or data attribute of any implementation is used.
  */
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type Response } from '@playwright/test';
 import { clickUntil, control, loaded } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
@@ -74,7 +74,7 @@ export class TokensPage extends TokenList {
   async open(progress: (step: string) => void = () => {}): Promise<void> {
     for (let attempt = 1;; attempt++) {
       progress(`Opening ${this.authUrl}/`);
-      await this.page.goto(`${this.authUrl}/`);
+      webPage(await this.page.goto(`${this.authUrl}/`), `${this.authUrl}/`);
       await this.#logInIfAsked(progress);
       progress('Choosing "Tokens and sessions"');
       await control(this.page, 'Tokens and sessions').click();
@@ -179,4 +179,22 @@ export class TokensPage extends TokenList {
     for (let i = 0; i < count; i++) await this.revoke(name, true);
     return count;
   }
+}
+
+/**
+ * Checks that `{auth_url}/` answered with a web page. An answer of another type (an API's JSON, as a service's base
+ * address given for the authorization service's gets) would otherwise show as a control not found, at the end of
+ * the wait for it. An answer without a content type is taken as a page: the browser reads it as one.
+ *
+ * @param answer what the navigation answered (null when it stayed in the document)
+ * @param url the address opened
+ * @throws Error naming the status, the content type and SLICER_AUTH_URL
+ */
+function webPage(answer: Response | null, url: string): void {
+  const type = answer?.headers()['content-type'];
+  if (answer === null || type === undefined || /html/i.test(type)) return;
+  throw new Error(
+    `${url} answered ${answer.status()} with ${type}, not a web page: check SLICER_AUTH_URL, the base address of the ` +
+      'authorization service, whose web UI opens there',
+  );
 }

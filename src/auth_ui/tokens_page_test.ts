@@ -43,6 +43,22 @@ test(
   },
 );
 
+test('an address that answers other than with a web page is named with its answer at once, not after the wait for a control', async () => {
+  const page = await context.newPage();
+  try {
+    const service = sandbox.env.SLICER_BASE_URL; // a service's base address, given for the authorization service's
+    await assert.rejects(
+      new TokensPage(page, service, { username, password }).open(),
+      {
+        message: `${service}/ answered 401 with application/json, not a web page: check SLICER_AUTH_URL, the base address of ` +
+          'the authorization service, whose web UI opens there',
+      },
+    );
+  } finally {
+    await page.close();
+  }
+});
+
 // Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes);
 // variants 1 and 2 show the list in parts of five (pages, "Load more"); variant 4 its revoked tokens in a tab of their own.
 // Variant 5 runs the list-in-parts flow below, with more tokens than its first part shows.
