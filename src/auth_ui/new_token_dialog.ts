@@ -7,7 +7,7 @@
  * element's value or text, or a word of an element's text (`Your token: <value>`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control, escapeRegExp, labelled, markSecrets, showing } from './controls.ts';
+import { control, escapeRegExp, labelled, markSecrets, showing, visibleNow } from './controls.ts';
 
 /** Words an error message uses, for a UI that shows its error as plain text. */
 const ERROR_WORDS = /incorrect|invalid|unknown|not (a )?valid|error|wrong|not found/i;
@@ -111,6 +111,19 @@ export class NewTokenDialog {
   }
 
   /**
+   * Step 7's failure, said with the error the page shows instead of the token ("Unknown service"), where there is one:
+   * what went wrong, in the service's words, not only the control that never showed.
+   *
+   * @param error the failed wait for "Copy token value"
+   * @returns an error quoting the page's message (at most 200 characters), else `error` itself
+   */
+  async #withShownError(error: unknown): Promise<unknown> {
+    if (!(await visibleNow(this.error))) return error;
+    const said = (await this.error.innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
+    return said ? new Error(`step 7: Create showed no "Copy token value"; the page shows an error: "${said}"`, { cause: error }) : error;
+  }
+
+  /**
    * Steps 7–8: reads the created token through "Copy token value", checks that
    * exactly that value is displayed, and marks the element secret.
    *
@@ -118,7 +131,9 @@ export class NewTokenDialog {
    * @throws when the copied value is not what the page displays
    */
   async readValue(): Promise<string> {
-    await expect(this.copy, 'step 7: Create shows the token with "Copy token value"').toBeVisible();
+    await expect(this.copy, 'step 7: Create shows the token with "Copy token value"').toBeVisible().catch(async (error: unknown) => {
+      throw await this.#withShownError(error);
+    });
     // An empty clipboard first: a value left by an earlier test must not pass for this one.
     await this.page.evaluate(() => navigator.clipboard.writeText(''));
     await this.copy.click();

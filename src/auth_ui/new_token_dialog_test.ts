@@ -74,3 +74,25 @@ test('a text Scope field is typed into', async () => {
   assert.equal(await page.locator('input').inputValue(), 'svc-1');
   await page.close();
 });
+
+test('step 7 without "Copy token value": the failure quotes the error the page shows (an alert, or text that reads as one)', async () => {
+  const shown = async (body: string) => {
+    const page = await browser.newPage();
+    await page.setContent(body);
+    const failure = await new NewTokenDialog(page).readValue().then(() => 'read a value', (error: Error) => error.message);
+    await page.close();
+    return failure;
+  };
+  // At once: each waits out the time "Copy token value" is given to show.
+  const [alert, text, none] = await Promise.all([
+    shown('<p role="alert">\n  Unknown service "svc-x":\n  use one of svc-1, svc-2</p><p role="alert"></p>'),
+    shown('<p>Tokens last until revoked.</p><p class="e">Invalid scope</p>'),
+    shown('<p>Tokens last until revoked.</p>'),
+  ]);
+  assert.equal(
+    alert,
+    'step 7: Create showed no "Copy token value"; the page shows an error: "Unknown service "svc-x": use one of svc-1, svc-2"',
+  );
+  assert.equal(text, 'step 7: Create showed no "Copy token value"; the page shows an error: "Invalid scope"');
+  assert.match(none, /^step 7: Create shows the token with "Copy token value"\n/, 'no error shown: the wait that failed, as it was');
+});
