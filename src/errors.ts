@@ -81,7 +81,10 @@ export class ConfigError extends AuthError {
    */
   constructor(issues: readonly ConfigIssue[], context = 'configure the slicer client') {
     const lines = issues.map((issue) => {
-      const notes = [issue.source && `from ${issue.source}`, issue.option && `option ${issue.option}`].filter(Boolean).join('; ');
+      const option = issue.option && `option ${issue.option}`; // given as an option: "from option baseUrl", named once
+      const notes = issue.source === 'option'
+        ? `from ${option || 'option'}`
+        : [issue.source && `from ${issue.source}`, option].filter(Boolean).join('; ');
       return `  - ${issue.key}: ${issue.message}${notes ? ` (${notes})` : ''}`;
     }).join('\n');
     super(

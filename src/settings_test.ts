@@ -174,7 +174,7 @@ describe('provenance', () => {
       (e: unknown) => {
         const message = (e as ConfigError).message;
         assert.match(message, /SLICER_SERVICE_ID: expected a service identifier .*\(from environment; option serviceId\)/);
-        assert.match(message, /SLICER_REFRESH_MARGIN_SECONDS: .*\(from option; option refreshMarginSeconds\)/);
+        assert.match(message, /SLICER_REFRESH_MARGIN_SECONDS: .*\(from option refreshMarginSeconds\)/);
         assert.ok(!message.includes('pw-must-not-show'));
         return e instanceof ConfigError;
       },
