@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
+import { listen } from '../src/sandbox/serve.ts';
 import type { Violation } from '../src/sandbox/store.ts';
 import { runProcess } from '../src/testing/processes.ts';
 import { runSuite } from './run_suite.ts';
@@ -202,6 +203,37 @@ describe('the target is explicit: never a silent fallback', { concurrency: 1 }, 
       assert.match(result.output, new RegExp(`- ${key}: missing`));
     }
     assert.doesNotMatch(result.output, /sandbox/, 'the sandbox was not started instead');
+  });
+
+  test('a live SLICER_AUTH_URL that is no web UI fails the browser part at its first step, in seconds; its tests do not run', async () => {
+    const service = await startSandbox({ testMode: true });
+    const other = await listen(() =>
+      new Response('<!doctype html><title>Staging</title><h1>Welcome</h1>', { headers: { 'content-type': 'text/html' } })
+    );
+    try {
+      const wrong: [string, RegExp][] = [
+        [service.env.SLICER_BASE_URL, /\/slicer\/ answered 401 with application\/json, not a web page: check SLICER_AUTH_URL/],
+        [
+          `http://127.0.0.1:${other.port}`,
+          /step 2: after logging in, http:\/\/127\.0\.0\.1:\d+\/ offers "Tokens and sessions" \(is SLICER_AUTH_URL/,
+        ],
+      ];
+      for (const [authUrl, said] of wrong) {
+        const result = await runSuite(['--project', 'ui'], { live: { ...service.env, SLICER_AUTH_URL: authUrl } });
+        assert.notEqual(result.exitCode, 0);
+        assert.deepEqual(
+          result.clauses,
+          ['auth-contract 5.3 creating step 1'],
+          'the login step failed, and no UI test ran to fail after it',
+        );
+        assert.equal(result.passed, 0);
+        assert.match(result.messages, said);
+      }
+      assert.equal(service.store.list(service.env.SLICER_USERNAME, 'permanent').length, 0, 'nothing was created');
+    } finally {
+      await other.close();
+      await service.close();
+    }
   });
 
   test('the sandbox target ignores live URLs in .env and says so in one line; the report names the sandbox', async () => {

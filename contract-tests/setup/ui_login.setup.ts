@@ -1,5 +1,8 @@
 /**
- * Logs the browser in once and saves the storage state for the `ui` project.
+ * Logs the browser in once and saves the storage state for the `ui` project,
+ * once the page offers "Tokens and sessions" (else the `ui` project, which
+ * depends on this, is skipped: a wrong SLICER_AUTH_URL or a UI that is down
+ * fails here, in seconds).
  * The saved state is reused while younger than a token's lifetime (3600 s) and
  * for the same service and user; otherwise login is redone. With
  * `SLICER_UI_STORAGE_STATE` (single sign-on) nothing is done here.
@@ -10,7 +13,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { control, loaded } from '../../src/auth_ui/controls.ts';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
+import { assertWebPage } from '../../src/auth_ui/tokens_page.ts';
 import { clause, expect, test } from '../fixtures.ts';
 import { readToolSettings } from '../../src/tool_settings.ts';
 import { STORAGE_STATE, STORAGE_STATE_MAX_AGE_MS } from '../paths.ts';
@@ -32,10 +37,17 @@ test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 c
     const closed = (statSync(STORAGE_STATE).mode & 0o077) === 0 && (statSync(dirname(STORAGE_STATE)).mode & 0o077) === 0;
     if (fresh && closed && readFileSync(meta, 'utf8') === owner) return;
   }
-  await page.goto(`${target.authUrl}/`);
+  assertWebPage(await page.goto(`${target.authUrl}/`), `${target.authUrl}/`);
   const form = new LoginForm(page);
   if (await form.isShown()) await form.logIn(target.username, target.password);
   expect(await new LoginForm(page).isShown(), 'the service no longer asks to log in').toBe(false);
+  // Step 2's control shows on the loaded page, else no UI test can pass: they are skipped now, not each failed after
+  // its whole timeout (an hour, over the UI tests and their retries).
+  await loaded(page);
+  await expect(
+    control(page, 'Tokens and sessions'),
+    `step 2: after logging in, ${target.authUrl}/ offers "Tokens and sessions" (is SLICER_AUTH_URL the authorization service's web UI?)`,
+  ).toBeVisible();
   writePrivate(STORAGE_STATE, JSON.stringify(await page.context().storageState()));
   writePrivate(meta, owner);
 });

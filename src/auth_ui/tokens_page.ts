@@ -74,7 +74,7 @@ export class TokensPage extends TokenList {
   async open(progress: (step: string) => void = () => {}): Promise<void> {
     for (let attempt = 1;; attempt++) {
       progress(`Opening ${this.authUrl}/`);
-      webPage(await this.page.goto(`${this.authUrl}/`), `${this.authUrl}/`);
+      assertWebPage(await this.page.goto(`${this.authUrl}/`), `${this.authUrl}/`);
       await this.#logInIfAsked(progress);
       progress('Choosing "Tokens and sessions"');
       await control(this.page, 'Tokens and sessions').click();
@@ -182,17 +182,22 @@ export class TokensPage extends TokenList {
 }
 
 /**
- * Checks that `{auth_url}/` answered with a web page. An answer of another type (an API's JSON, as a service's base
- * address given for the authorization service's gets) would otherwise show as a control not found, at the end of
- * the wait for it. An answer without a content type is taken as a page: the browser reads it as one.
+ * Checks that `{auth_url}/` answered with a web page, and not with a server error. An answer of another type (an
+ * API's JSON, as a service's base address given for the authorization service's gets) or a proxy's error page would
+ * otherwise show as a control not found, at the end of the wait for it. An answer without a content type is taken as
+ * a page: the browser reads it as one.
  *
  * @param answer what the navigation answered (null when it stayed in the document)
  * @param url the address opened
  * @throws Error naming the status, the content type and SLICER_AUTH_URL
  */
-function webPage(answer: Response | null, url: string): void {
-  const type = answer?.headers()['content-type'];
-  if (answer === null || type === undefined || /html/i.test(type)) return;
+export function assertWebPage(answer: Response | null, url: string): void {
+  if (answer === null) return;
+  const type = answer.headers()['content-type'];
+  if (answer.status() >= 500) {
+    throw new Error(`${url} answered ${answer.status()}: the authorization service's web UI is down or failing; run again later`);
+  }
+  if (type === undefined || /html/i.test(type)) return;
   throw new Error(
     `${url} answered ${answer.status()} with ${type}, not a web page: check SLICER_AUTH_URL, the base address of the ` +
       'authorization service, whose web UI opens there',

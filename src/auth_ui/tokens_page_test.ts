@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
+import { listen } from '../sandbox/serve.ts';
 import { lateScript } from '../testing/late_script.ts';
 import { chromiumLaunchOptions } from './browser.ts';
 import { TokensPage } from './tokens_page.ts';
@@ -43,7 +44,7 @@ test(
   },
 );
 
-test('an address that answers other than with a web page is named with its answer at once, not after the wait for a control', async () => {
+test('an address that answers other than with a web page, or with a server error, is named with its answer at once, not after the wait for a control', async () => {
   const page = await context.newPage();
   try {
     const service = sandbox.env.SLICER_BASE_URL; // a service's base address, given for the authorization service's
@@ -54,6 +55,12 @@ test('an address that answers other than with a web page is named with its answe
           'the authorization service, whose web UI opens there',
       },
     );
+    const proxy = await listen(() => new Response('<h1>502 Bad Gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } }));
+    const down = `http://127.0.0.1:${proxy.port}`;
+    await assert.rejects(new TokensPage(page, down, { username, password }).open(), {
+      message: `${down}/ answered 502: the authorization service's web UI is down or failing; run again later`,
+    });
+    await proxy.close();
   } finally {
     await page.close();
   }
