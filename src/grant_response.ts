@@ -12,6 +12,13 @@ import type { Grant } from './grant.ts';
 import { redact, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
 
+/** A refused token request: its status and OAuth fields (RFC 6749 §5.2). */
+interface Refusal {
+  readonly status: number;
+  readonly error?: string | undefined;
+  readonly error_description?: string | undefined;
+}
+
 /** Statuses of an address that takes no token request (not found, method not allowed, gone). */
 const NOT_AN_ENDPOINT = [404, 405, 410];
 
@@ -24,7 +31,7 @@ const NOT_AN_ENDPOINT = [404, 405, 410];
  * @param refusal the refusal's status and OAuth fields
  * @returns true for a wrong address
  */
-export function isMisaddressed(refusal: { status: number; error?: string | undefined; error_description?: string | undefined }): boolean {
+export function isMisaddressed(refusal: Refusal): boolean {
   return NOT_AN_ENDPOINT.includes(refusal.status) && !refusal.error && !refusal.error_description;
 }
 
@@ -39,7 +46,7 @@ const PROTECTED = [401, 403];
  * @param refusal the refusal's status and OAuth fields
  * @returns true for such a refusal
  */
-export function isUnexplained(refusal: { status: number; error?: string | undefined; error_description?: string | undefined }): boolean {
+export function isUnexplained(refusal: Refusal): boolean {
   return PROTECTED.includes(refusal.status) && !refusal.error && !refusal.error_description;
 }
 
