@@ -227,10 +227,10 @@ export default class ComplianceReporter implements Reporter {
       [
         '',
         ...factLines(facts),
-        'Contract compliance (clause · kind · passed/checks · failed · skipped · warned):',
+        'Contract compliance (clause · kind · passed/checks · failed · skipped · warned; – not checked):',
         ...rows.map((r) =>
           `  ${
-            r.failed ? '✖' : r.warned ? '!' : '✔'
+            r.failed ? '✖' : r.warned ? '!' : r.status === 'not checked' ? '–' : '✔'
           } ${r.clause} · ${r.kind} · ${r.passed}/${r.checks} · ${r.failed} · ${r.skipped} · ${r.warned}${
             r.failed || r.warned ? ` — ${r.reasons.find((x) => !x.startsWith('skipped')) ?? ''}` : ''
           }`

@@ -228,6 +228,12 @@ describe('the target is explicit: never a silent fallback', { concurrency: 1 }, 
         );
         assert.equal(result.passed, 0);
         assert.match(result.messages, said);
+        assert.match(result.output, /^ {2}✖ 5\.3 creating step 1 · rule · 0\/1 · 1 · 0 · 0 — /m);
+        assert.match(
+          result.output,
+          /^ {2}– 5\.3 creating step 4 · rule · 0\/1 · 0 · 1 · 0$/m,
+          'a clause whose tests did not run is not shown as passed',
+        );
       }
       assert.equal(service.store.list(service.env.SLICER_USERNAME, 'permanent').length, 0, 'nothing was created');
     } finally {
