@@ -31,6 +31,17 @@ describe('the settings table is the single source', () => {
   });
 });
 
+test('the docs name each setting by its current option (a former one only in the settings table\'s "Formerly" notes and the CHANGELOG)', () => {
+  for (const file of ['README.md', 'SECURITY.md', 'docs/contract.md']) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    for (const { formerOption } of Object.values(SETTINGS) as { formerOption?: string }[]) {
+      if (formerOption) {
+        assert.doesNotMatch(text, new RegExp(`option \`${formerOption}\`|\\{ ${formerOption}:`), `${file} names option ${formerOption}`);
+      }
+    }
+  }
+});
+
 describe('renamed variables', () => {
   test('the former names still work for one minor version, with one deprecation line each naming the new name', async () => {
     const env = new URL('./env.ts', import.meta.url).href;
