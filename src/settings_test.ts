@@ -31,7 +31,7 @@ describe('the settings table is the single source', () => {
   });
 });
 
-test('the docs name each setting by its current option (a former one only in the settings table\'s "Formerly" notes and the CHANGELOG)', () => {
+test('the docs name each setting by its current option, never a former one (the CHANGELOG keeps the renames)', () => {
   for (const file of ['README.md', 'SECURITY.md', 'docs/contract.md']) {
     const text = readFileSync(join(ROOT, file), 'utf8');
     for (const { formerOption } of Object.values(SETTINGS) as { formerOption?: string }[]) {

@@ -56,11 +56,14 @@ test('an address that answers other than with a web page, or with a server error
       },
     );
     const proxy = await listen(() => new Response('<h1>502 Bad Gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } }));
-    const down = `http://127.0.0.1:${proxy.port}`;
-    await assert.rejects(new TokensPage(page, down, { username, password }).open(), {
-      message: `${down}/ answered 502: the authorization service's web UI is down or failing; run again later`,
-    });
-    await proxy.close();
+    try {
+      const down = `http://127.0.0.1:${proxy.port}`;
+      await assert.rejects(new TokensPage(page, down, { username, password }).open(), {
+        message: `${down}/ answered 502: the authorization service's web UI is down or failing; run again later`,
+      });
+    } finally {
+      await proxy.close();
+    }
   } finally {
     await page.close();
   }
