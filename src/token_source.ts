@@ -180,9 +180,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
     const found = networkCause(error);
     const cause = found === undefined ? undefined : redact(found, secrets);
     throw new TokenEndpointUnavailableError(
-      `${where}: cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}: ${
-        redact((error as Error).message ?? String(error), secrets)
-      }`,
+      `${where}: ${cannotReach(url, cause)}: ${redact((error as Error).message ?? String(error), secrets)}`,
       { cause: sanitizeCause(error, secrets) },
     );
   }
@@ -217,6 +215,17 @@ async function buffered(response: Response, timeoutMs: number, clock: Clock): Pr
   } finally {
     done.abort();
   }
+}
+
+/**
+ * How a network failure is named: the host, and the low-level reason when one is known.
+ *
+ * @param url the address that could not be reached
+ * @param cause its reason, as {@link networkCause} finds it (redacted where it may hold a secret)
+ * @returns `cannot reach <host> (<cause>)`
+ */
+export function cannotReach(url: string, cause: string | undefined): string {
+  return `cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { dirname } from 'node:path';
 import { control, loaded } from '../../src/auth_ui/controls.ts';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
-import { assertWebPage } from '../../src/auth_ui/tokens_page.ts';
+import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
 import { clause, expect, test } from '../fixtures.ts';
 import { readToolSettings } from '../../src/tool_settings.ts';
 import { STORAGE_STATE, STORAGE_STATE_MAX_AGE_MS } from '../paths.ts';
@@ -37,9 +37,7 @@ test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 c
     const closed = (statSync(STORAGE_STATE).mode & 0o077) === 0 && (statSync(dirname(STORAGE_STATE)).mode & 0o077) === 0;
     if (fresh && closed && readFileSync(meta, 'utf8') === owner) return;
   }
-  assertWebPage(await page.goto(`${target.authUrl}/`), `${target.authUrl}/`);
-  const form = new LoginForm(page);
-  if (await form.isShown()) await form.logIn(target.username, target.password);
+  await new TokensPage(page, target.authUrl, { username: target.username, password: target.password }).home();
   expect(await new LoginForm(page).isShown(), 'the service no longer asks to log in').toBe(false);
   // Step 2's control shows on the loaded page, else no UI test can pass: they are skipped now, not each failed after
   // its whole timeout (an hour, over the UI tests and their retries).

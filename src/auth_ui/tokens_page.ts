@@ -65,6 +65,17 @@ export class TokensPage extends TokenList {
   }
 
   /**
+   * Step 1: opens `{auth_url}/`, which must answer with a web page (see {@link assertWebPage}), and logs in if asked.
+   *
+   * @param progress called with each step's description
+   */
+  async home(progress: (step: string) => void = () => {}): Promise<void> {
+    progress(`Opening ${this.authUrl}/`);
+    assertWebPage(await this.page.goto(`${this.authUrl}/`), `${this.authUrl}/`);
+    await this.#logInIfAsked(progress);
+  }
+
+  /**
    * Steps 1–3: open `{auth_url}/`, log in if asked, choose "Tokens and
    * sessions", then "TOKENS". A service that asks to log in again mid-way is
    * answered, and the steps start over from step 1.
@@ -73,9 +84,7 @@ export class TokensPage extends TokenList {
    */
   async open(progress: (step: string) => void = () => {}): Promise<void> {
     for (let attempt = 1;; attempt++) {
-      progress(`Opening ${this.authUrl}/`);
-      assertWebPage(await this.page.goto(`${this.authUrl}/`), `${this.authUrl}/`);
-      await this.#logInIfAsked(progress);
+      await this.home(progress);
       progress('Choosing "Tokens and sessions"');
       await control(this.page, 'Tokens and sessions').click();
       if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
@@ -191,7 +200,7 @@ export class TokensPage extends TokenList {
  * @param url the address opened
  * @throws Error naming the status, the content type and SLICER_AUTH_URL
  */
-export function assertWebPage(answer: Response | null, url: string): void {
+function assertWebPage(answer: Response | null, url: string): void {
   if (answer === null) return;
   const type = answer.headers()['content-type'];
   if (answer.status() >= 500) {

@@ -8,7 +8,7 @@ import { createAuthClient, type TokenFetchInit } from '../client.ts';
 import { isAuthError } from '../errors.ts';
 import { isRelative } from '../request_url.ts';
 import { DEFAULT_SERVICE, serviceNamed } from '../services.ts';
-import { networkCause } from '../token_source.ts';
+import { cannotReach, networkCause } from '../token_source.ts';
 import { clientContext, EXIT, type Io, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
@@ -110,9 +110,6 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
 function unreachable(error: unknown, path: string, scope: string | undefined, base: string | undefined): unknown {
   const url = isRelative(path) ? base : path;
   if (url === undefined || !URL.canParse(url)) return error;
-  const cause = networkCause(error);
   const check = isRelative(path) ? (serviceNamed(scope ?? DEFAULT_SERVICE.name)?.baseUrl.env ?? `the base URL of ${scope}`) : 'the URL';
-  return new Error(`cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}: check ${check} and that the service is up`, {
-    cause: error,
-  });
+  return new Error(`${cannotReach(url, networkCause(error))}: check ${check} and that the service is up`, { cause: error });
 }

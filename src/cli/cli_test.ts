@@ -3,7 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { type Finished, ROOT, runTs } from '../testing/processes.ts';
+import { type Finished, freePort, ROOT, runTs } from '../testing/processes.ts';
 import { main } from './main.ts';
 import type { Io } from './usage.ts';
 import { runTokenName } from '../auth_ui/run_tokens.ts';
@@ -290,17 +290,16 @@ describe('CLI: token and call against the sandbox', () => {
   });
 
   test('call names the host, the reason and the setting to check when the service cannot be reached', async () => {
-    const closed = await listen(() => new Response());
-    await closed.close(); // a loopback port that refuses connections
-    const relative = await cli(['call', 'GET', 'jobs'], { SLICER_BASE_URL: `http://127.0.0.1:${closed.port}/api` });
+    const port = await freePort(); // a loopback port that refuses connections
+    const relative = await cli(['call', 'GET', 'jobs'], { SLICER_BASE_URL: `http://127.0.0.1:${port}/api` });
     assert.equal(relative.code, 1);
     assert.equal(
       relative.err,
-      `Failed: cannot reach 127.0.0.1:${closed.port} (ECONNREFUSED): check SLICER_BASE_URL and that the service is up\n`,
+      `Failed: cannot reach 127.0.0.1:${port} (ECONNREFUSED): check SLICER_BASE_URL and that the service is up\n`,
     );
-    const predict = await cli(['call', 'GET', 'x', '--scope', 'predict'], { SLICER_PREDICT_BASE_URL: `http://127.0.0.1:${closed.port}` });
+    const predict = await cli(['call', 'GET', 'x', '--scope', 'predict'], { SLICER_PREDICT_BASE_URL: `http://127.0.0.1:${port}` });
     assert.match(predict.err, /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check SLICER_PREDICT_BASE_URL and/m);
-    const absolute = await cli(['call', 'GET', `http://127.0.0.1:${closed.port}/x?key=k-3f9a`]);
+    const absolute = await cli(['call', 'GET', `http://127.0.0.1:${port}/x?key=k-3f9a`]);
     assert.equal(absolute.code, 1);
     assert.match(absolute.err, /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check the URL and that the service is up$/m);
     assert.doesNotMatch(absolute.err, /k-3f9a/, 'the host alone, not the query');
