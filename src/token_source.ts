@@ -241,7 +241,8 @@ export function networkCause(error: unknown): string | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    const os = /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset)/i.exec(e.message)?.[1];
+    const os = /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset|requests to port \d+ are blocked)/i
+      .exec(e.message)?.[1];
     if (os) return os.toLowerCase();
     if (depth > 0 && e.message) innermost = e.message.slice(0, 120);
   }

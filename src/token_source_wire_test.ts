@@ -242,6 +242,11 @@ describe('networkCause', () => {
       networkCause(chain(new TypeError('error sending request'), new Error('Connection Refused (os error 111)'))),
       'connection refused',
     );
+    assert.equal(
+      networkCause(new TypeError('Fetch failed: Requests to port 1 are blocked')),
+      'requests to port 1 are blocked',
+      "Deno's words for a blocked port, in the top message",
+    );
     assert.equal(networkCause(chain(new TypeError('fetch failed'), new Error('bad port'))), 'bad port');
     assert.equal(networkCause(chain(new TypeError('fetch failed'), new Error('x'.repeat(200)))), 'x'.repeat(120));
     assert.equal(networkCause(new TypeError('fetch failed')), undefined);
