@@ -2,7 +2,7 @@
  * The documented controls of contract 5.3, found by role and label only (a
  * button, a link, a tab or a menu item; the label whole, in any case),
  * clicked until what they open shows; toggles pressed by their labels;
- * the elements that show a given text;
+ * the elements that show a given text; the error a page shows;
  * and the marking of secrets on a page so that failure screenshots mask them.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
@@ -140,6 +140,37 @@ function xpathText(text: string): string {
   if (!normal.includes("'")) return `'${normal}'`;
   if (!normal.includes('"')) return `"${normal}"`;
   return `concat(${normal.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
+}
+
+/** Words an error message uses, for a UI that shows its error as plain text. */
+const ERROR_WORDS = /incorrect|invalid|unknown|not (a )?valid|error|wrong|not found|failed|bad credentials|too many|denied/i;
+
+/**
+ * The error a page shows: `role=alert` with text, an element of an error's
+ * class (a class naming an error, as Django's `errorlist`; Bootstrap's and
+ * Bulma's danger classes) that holds no control, or text that reads as an
+ * error; the first visible one.
+ *
+ * @param page the page
+ * @returns the locator
+ */
+export function shownError(page: Page): Locator {
+  const classed = page.locator(
+    ':is([class*=error i],.alert-danger,.text-danger,.is-danger):not(:has(input, select, textarea, button))',
+  );
+  return page.getByRole('alert').or(classed).filter({ hasText: /\S/ }).or(page.getByText(ERROR_WORDS)).filter({ visible: true })
+    .first();
+}
+
+/**
+ * What a page's error says, spaces collapsed, at most 200 characters.
+ *
+ * @param error the error, as {@link shownError} finds it
+ * @returns its text, or '' when none shows
+ */
+export async function errorSaid(error: Locator): Promise<string> {
+  if (!(await visibleNow(error))) return '';
+  return (await error.innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
 /**

@@ -8,7 +8,7 @@
  * it may be behind a landing page's "Sign in".
  */
 import type { Locator, Page } from '@playwright/test';
-import { control, loaded, visibleNow } from './controls.ts';
+import { control, errorSaid, loaded, shownError, visibleNow } from './controls.ts';
 
 /** Words a login button says, for a login without a `<form>` or submit button. */
 const SUBMIT_WORDS = /^\s*(log\s*in|login|sign\s*in|continue|next|submit|enter|ok)\b/i;
@@ -22,7 +22,7 @@ const USER_WORDS = /user|login|e-?mail|account|identifier/i;
 /** Controls of contract 5.3's first steps: a page that shows one is past the login, whatever fields it has. */
 const PAST_LOGIN = ['Tokens and sessions', 'TOKENS', 'New permanent token'] as const;
 
-/** How long a login step may take to show its next page. */
+/** How long a login step may take to show its next page, by default. */
 const STEP_MS = 10_000;
 
 /** An input a user can type into. */
@@ -37,10 +37,19 @@ export class LoginForm {
   readonly userName: Locator;
   /** A visible control leading to the login form ("Sign in", "Log in"), as a landing page shows. */
   readonly signIn: Locator;
+  /** The error the page shows (see {@link shownError}). */
+  readonly error: Locator;
+  /** How long a login step may take to show its next page. */
+  readonly #stepMs: number;
 
-  /** @param page the page that may show the form */
-  constructor(page: Page) {
+  /**
+   * @param page the page that may show the form
+   * @param stepMs how long a login step may take to show its next page
+   */
+  constructor(page: Page, stepMs = STEP_MS) {
     this.page = page;
+    this.#stepMs = stepMs;
+    this.error = shownError(page);
     this.password = page.locator('input[type=password]').filter({ visible: true }).first();
     this.userName = page.locator('input:is([autocomplete~=username i],[autocomplete~=email i],[type=email])')
       .or(page.getByRole('textbox', { name: USER_WORDS })).and(page.locator(EDITABLE)).filter({ visible: true }).first();
@@ -93,7 +102,7 @@ export class LoginForm {
     if (!(await visibleNow(this.password)) && !(await visibleNow(this.userName))) {
       const way = (await this.signIn.innerText()).trim();
       await this.signIn.click();
-      await this.password.or(this.userName).first().waitFor({ state: 'visible', timeout: STEP_MS }).catch(() => {
+      await this.password.or(this.userName).first().waitFor({ state: 'visible', timeout: this.#stepMs }).catch(() => {
         throw new Error(
           `Choosing "${way}" showed no login form (no password or user-name field): behind single sign-on, save a browser login and set SLICER_UI_STORAGE_STATE`,
         );
@@ -102,12 +111,12 @@ export class LoginForm {
     }
     if (!(await visibleNow(this.password))) {
       await this.userName.fill(username);
-      await this.#submit(this.userName);
-      await this.password.waitFor({ state: 'visible', timeout: STEP_MS }).catch(() => {
-        throw new Error(
-          `Logging in as "${username}": the service asked for the user name, then showed no password field: check SLICER_USERNAME`,
-        );
-      });
+      await this.#submitStep(
+        this.userName,
+        () => this.password.waitFor({ state: 'visible', timeout: this.#stepMs }),
+        (shows) =>
+          `Logging in as "${username}": the service asked for the user name, then showed no password field${shows}: check SLICER_USERNAME`,
+      );
       await loaded(this.page);
     }
     // The user's input: the nearest visible text-like input before the password (not a search box further up the
@@ -127,9 +136,42 @@ export class LoginForm {
       input.dispatchEvent(new Event('input', { bubbles: true }));
       input.dispatchEvent(new Event('change', { bubbles: true }));
     }, password);
-    await this.#submit(this.password);
-    await this.password.waitFor({ state: 'detached', timeout: STEP_MS }).catch(() => {
-      throw new Error(`Logging in as "${username}" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD`);
+    await this.#submitStep(
+      this.password,
+      () => this.password.waitFor({ state: 'detached', timeout: this.#stepMs }),
+      (shows) => `Logging in as "${username}" did not get past the login form${shows}: check SLICER_USERNAME and SLICER_PASSWORD`,
+      password,
+    );
+  }
+
+  /**
+   * Submits a login step and waits for the page it leads to. An error the
+   * page shows once submitted (and did not show before), while the step's
+   * field is still there, fails the step at once: a wrong password is told in
+   * a second, not after the step's whole wait. The failure quotes the error.
+   *
+   * @param input the step's field
+   * @param next waits for what the step leads to; rejects when it does not come in time
+   * @param failure the failure's message, given `(the page shows an error: "…")` or ''
+   * @param secret a value the quote must not show (the password), should a page repeat it
+   */
+  async #submitStep(input: Locator, next: () => Promise<unknown>, failure: (shows: string) => string, secret?: string): Promise<void> {
+    const erredBefore = await visibleNow(this.error);
+    await this.#submit(input);
+    let led = false;
+    const leads = next().then(() => (led = true));
+    const errs = erredBefore ? leads : this.error.waitFor({ state: 'visible', timeout: this.#stepMs });
+    await Promise.race([leads, errs]).catch(() => undefined);
+    if (led) return;
+    const failed = async () => {
+      const said = await errorSaid(this.error);
+      const quoted = secret ? said.split(secret).join('[password]') : said;
+      return new Error(failure(quoted ? ` (the page shows an error: "${quoted}")` : ''));
+    };
+    if (!erredBefore && (await visibleNow(this.error)) && (await visibleNow(input))) throw await failed();
+    // The error came with the next page, or nothing came yet: what the step leads to decides.
+    await leads.catch(async () => {
+      throw await failed();
     });
   }
 }

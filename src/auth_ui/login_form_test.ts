@@ -160,3 +160,42 @@ test('a page past the login is not taken for one, whatever user fields it shows'
   assert.equal(await shown('<label for="n">Name</label><input id="n" type="text">'), false, 'a field not named for a user');
   await context.close();
 });
+
+// A step's wait as long as the test's whole deadline: a failed login told only once that wait ends fails the test.
+const LONG_STEP_MS = 120_000;
+
+test('a wrong password fails at once, quoting the error each login variant shows', { timeout: 60_000 }, async () => {
+  for (const each of sandboxes) {
+    const { SLICER_AUTH_URL: url, SLICER_USERNAME: user } = each.env;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${url}/`);
+    await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn(user, 'wrong-pass-never-shown'), (error: Error) => {
+      assert.equal(
+        error.message,
+        `Logging in as "${user}" did not get past the login form (the page shows an error: "Invalid username or password."): ` +
+          'check SLICER_USERNAME and SLICER_PASSWORD',
+      );
+      return true;
+    });
+    await context.close();
+  }
+});
+
+test("an error in an error's class is quoted, whatever it says; a password the page repeats is not", { timeout: 60_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // Django's login: its error list reads as no error word, and this one repeats what was typed.
+  await page.setContent(`<form onsubmit="event.preventDefault(); const list = document.createElement('ul');
+    list.className = 'errorlist nonfield'; list.innerHTML = '<li>Please enter a correct username and password for ' + this.p.value + '.</li>';
+    this.prepend(list)"><input name="u" type="text"><input name="p" type="password"><button type="submit">Log in</button></form>`);
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown'), (error: Error) => {
+    assert.equal(
+      error.message,
+      'Logging in as "ada" did not get past the login form (the page shows an error: "Please enter a correct username and ' +
+        'password for [password]."): check SLICER_USERNAME and SLICER_PASSWORD',
+    );
+    return true;
+  });
+  await context.close();
+});

@@ -7,10 +7,7 @@
  * element's value or text, or a word of an element's text (`Your token: <value>`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control, escapeRegExp, labelled, markSecrets, showing, visibleNow } from './controls.ts';
-
-/** Words an error message uses, for a UI that shows its error as plain text. */
-const ERROR_WORDS = /incorrect|invalid|unknown|not (a )?valid|error|wrong|not found/i;
+import { control, errorSaid, escapeRegExp, labelled, markSecrets, showing, shownError } from './controls.ts';
 
 /** One choice of a `<select>`: its value, and its text with spaces collapsed. */
 interface Choice {
@@ -40,7 +37,7 @@ export class NewTokenDialog {
   readonly copy: Locator;
   readonly done: Locator;
   readonly cancel: Locator;
-  /** A visible error: `role=alert` with text, or text that reads as an error. */
+  /** The error the page shows (see {@link shownError}). */
   readonly error: Locator;
 
   /** Told each token value as soon as it is read, before anything could report it. */
@@ -70,7 +67,7 @@ export class NewTokenDialog {
     this.copy = control(page, 'Copy token value');
     this.done = control(page, 'Done');
     this.cancel = control(page, 'Cancel');
-    this.error = page.getByRole('alert').filter({ hasText: /\S/ }).or(page.getByText(ERROR_WORDS)).filter({ visible: true }).first();
+    this.error = shownError(page);
   }
 
   /**
@@ -118,8 +115,7 @@ export class NewTokenDialog {
    * @returns an error quoting the page's message (at most 200 characters), else `error` itself
    */
   async #withShownError(error: unknown): Promise<unknown> {
-    if (!(await visibleNow(this.error))) return error;
-    const said = (await this.error.innerText().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 200);
+    const said = await errorSaid(this.error);
     return said ? new Error(`step 7: Create showed no "Copy token value"; the page shows an error: "${said}"`, { cause: error }) : error;
   }
 
