@@ -5,10 +5,11 @@
  */
 import { createAuthedFetch } from './authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { closest } from './closest.ts';
 import { DEFAULTS } from './defaults.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf } from './config.ts';
 import { readEnv } from './env.ts';
-import { ClientClosedError } from './errors.ts';
+import { ClientClosedError, ConfigError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import { redact } from './redact.ts';
@@ -18,12 +19,13 @@ import { DEFAULT_SERVICE, scopeKind } from './services.ts';
 import { createSharedGrants } from './shared_grants.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
+import { FORMER_OPTIONS, SETTINGS } from './settings.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache.ts';
 import { createEmitter, shows } from './telemetry.ts';
 import { createTokenSource } from './token_source.ts';
 
 export type { FetchLike, Logger };
-import type { AuthClient, AuthClientOptions } from './client_types.ts';
+import { type AuthClient, type AuthClientOptions, CODE_OPTIONS } from './client_types.ts';
 export type { AuthClient, AuthClientOptions, TokenFetch, TokenFetchInit } from './client_types.ts';
 
 /** The console, each line prefixed with the module's name. */
@@ -54,6 +56,23 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
 }
 
 /**
+ * Refuses options the client does not take: a mistyped one (`authURL`) would
+ * be ignored, and the client would run on the environment's value instead.
+ *
+ * @param options the options given
+ * @throws {ConfigError} `CONFIG_INVALID` naming each unknown option, with the closest known one
+ */
+function assertKnownOptions(options: AuthClientOptions): void {
+  const known = [...Object.keys(SETTINGS), ...Object.keys(CODE_OPTIONS)];
+  const unknown = Object.keys(options).filter((key) => !known.includes(key) && !(key in FORMER_OPTIONS));
+  if (unknown.length === 0) return;
+  throw new ConfigError(unknown.map((key) => {
+    const near = closest(key, known);
+    return { key, message: `not an option of createAuthClient${near ? ` (did you mean ${near}?)` : ''}` };
+  }));
+}
+
+/**
  * {@link createAuthClient}, told what its first call will need, so that a
  * configuration error lists that too (the lazy default client uses it).
  *
@@ -62,6 +81,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
  * @returns the client
  */
 export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 'slicer' }): AuthClient {
+  assertKnownOptions(options);
   const env = readEnv(options);
   const config = parseConfig(env, options, needs);
   const send = options.fetch ?? globalFetch;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, mock, test } from 'node:test';
 import { Hono } from 'hono';
 import { HTTPError } from 'ky';
+import { type AuthClientOptions, createAuthClient } from './client.ts';
 import { ErrorCode, isAuthError } from './errors.ts';
 import { listen, type Listening } from './sandbox/serve.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
@@ -34,6 +35,31 @@ test("baseUrl tells a script where a scope's relative paths go, as configured", 
     h.client({ predictBaseUrl: undefined, env: { ...h.sandbox.env, SLICER_PREDICT_BASE_URL: undefined } }).baseUrl('predict'),
     undefined,
   );
+});
+
+test('an option the client does not take is refused, with the closest it takes; a former name is still taken', () => {
+  const settings = { env: { SLICER_SERVICE_ID: 'slicer-id' }, envFile: false } as const;
+  const given = { ...settings, authURL: 'https://auth.example.com', frobnicate: 1 } as AuthClientOptions;
+  assert.throws(() => createAuthClient(given), (error: unknown) => {
+    assert.ok(isAuthError(error) && error.code === ErrorCode.CONFIG_INVALID);
+    assert.equal(
+      error.message,
+      'Cannot configure the slicer client: fix these settings (environment, .env or client options):\n' +
+        '  - authURL: not an option of createAuthClient (did you mean authUrl?)\n' +
+        '  - frobnicate: not an option of createAuthClient',
+    );
+    return true;
+  });
+  const warn = mock.method(console, 'warn', () => {});
+  try {
+    assert.equal(
+      createAuthClient({ ...settings, tokenCacheFile: undefined, now: () => 0 }).baseUrl(),
+      undefined,
+      'a former name and code options',
+    );
+  } finally {
+    warn.mock.restore();
+  }
 });
 
 describe('tokens and requests against the sandbox', () => {

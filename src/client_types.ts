@@ -74,6 +74,24 @@ export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOpti
   tokenRetries?: number | undefined;
 }
 
+/** Every option of {@link AuthClientOptions} that is no setting, named once: the compiler holds the list to the interface. */
+export const CODE_OPTIONS: Readonly<Record<Exclude<keyof AuthClientOptions, keyof SettingOptions | keyof DeprecatedSettingOptions>, true>> =
+  {
+    fetch: true,
+    now: true,
+    clock: true,
+    random: true,
+    logger: true,
+    ky: true,
+    onEvent: true,
+    openTelemetry: true,
+    store: true,
+    tokenTimeoutMs: true,
+    tokenRetries: true,
+    env: true,
+    envFile: true,
+  };
+
 export type { TokenFetch, TokenFetchInit };
 
 /** One configured client. */

@@ -2,11 +2,12 @@
  * The CLI's dispatcher: `slicer-auth <command> [options]`.
  */
 import { ErrorCode, isAuthError } from '../errors.ts';
+import { closest } from '../closest.ts';
 import { packageVersion } from '../package_info.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
 import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
-import { closest, EXIT, type Io, UsageError } from './usage.ts';
+import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help. */
 export const HELP = `Usage: slicer-auth <command> [options]
