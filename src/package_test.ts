@@ -78,3 +78,14 @@ test('importing the module does no work: no env file read, no sandbox, Hono, Pla
   for (const file of seen) assert.ok(!/\/src\/(sandbox|auth_ui|cli)\/|\/cli\.ts$/.test(file), `mod.ts reaches ${file}`);
   for (const name of packages) assert.ok(!/hono|playwright|redis/.test(name), `mod.ts loads ${name}`);
 });
+
+test("the README's error table lists every code once, each by the class mod.ts exports under its current name", async () => {
+  const mod = (await import('../mod.ts')) as unknown as Record<string, unknown> & { ErrorCode: Record<string, string> };
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const rows = [...readme.matchAll(/^\| `([A-Z_]+)` \| `(\w+)`/gm)].map(([, code, name]) => ({ code, name: name as string }));
+  assert.deepEqual(rows.map((row) => row.code).sort(), Object.values(mod.ErrorCode).sort());
+  for (const { name } of rows) {
+    // A deprecated alias is exported too, under its former name: the class's own name tells them apart.
+    assert.equal((mod[name] as { name?: string } | undefined)?.name, name, `README names ${name}, not a class mod.ts exports as such`);
+  }
+});
