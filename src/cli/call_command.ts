@@ -4,10 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createAuthClient, type TokenFetchInit } from '../client.ts';
-import { isAuthError } from '../errors.ts';
+import { type AuthClient, createAuthClient, type TokenFetchInit } from '../client.ts';
+import { parseConfig } from '../config.ts';
+import { readEnv } from '../env.ts';
+import { isAuthError, PermanentTokenRejectedError } from '../errors.ts';
 import { isRelative } from '../request_url.ts';
-import { DEFAULT_SERVICE, serviceNamed } from '../services.ts';
+import { DEFAULT_SERVICE, scopeKind, serviceNamed } from '../services.ts';
 import { cannotReach, networkCause } from '../token_source.ts';
 import { clientContext, EXIT, type Io, scopeFlag, UsageError } from './usage.ts';
 
@@ -24,7 +26,8 @@ scope is the service whose base URL it is under, unless --scope says otherwise.
                   as multipart/form-data
   --scope S       which service (default: by the URL, else slicer)
 
-Exit code 1 when the service answers with an error status or cannot be reached.`;
+Exit code 1 when the service answers with an error status or cannot be reached; a permanent
+token the service refuses (401) is named, with the fix.`;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -86,14 +89,36 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   }
   if (values.form) init.body = formBody(values.form);
   // tokenFetch's answer for any status: an error status is printed, not thrown.
-  const client = createAuthClient(clientContext(io));
+  let refused: string | undefined; // the scope whose token the service refused for good
+  const client = createAuthClient({
+    ...clientContext(io),
+    onEvent: (event) => {
+      if (event.type === 'token.unauthorized' && !event.retried) refused = event.scope;
+    },
+  });
   const response = await client.tokenFetch(path, init).catch((error: unknown) => {
     throw isAuthError(error) ? error : unreachable(error, path, init.scope, client.baseUrl(init.scope));
   });
   io.err(`${response.status} ${response.statusText}`);
+  const permanent = refused && (await refusedPermanent(client, refused, io));
+  if (permanent) io.err(new PermanentTokenRejectedError(permanent).message);
   const text = await response.text();
   if (text) io.out(text);
   return response.ok ? EXIT.OK : EXIT.FAILED;
+}
+
+/**
+ * The variable of a permanent token a service refused: tokenFetch answers the 401 as it came, and says nothing of it.
+ *
+ * @param client the client that sent it
+ * @param scope the scope of the refused token
+ * @param io the command's environment
+ * @returns the variable (`SLICER_STATIC_TOKEN`), or undefined when the token was a temporary one
+ */
+async function refusedPermanent(client: AuthClient, scope: string, io: Io): Promise<string | undefined> {
+  if ((await client.getTokenInfo(scope as TokenFetchInit['scope'])).source !== 'permanent') return undefined;
+  const service = scopeKind(parseConfig(readEnv({ env: io.env })), scope);
+  return typeof service === 'object' ? service.staticToken.env : undefined;
 }
 
 /**

@@ -310,6 +310,20 @@ describe('CLI: token and call against the sandbox', () => {
     assert.equal(run.code, 1);
     assert.match(run.err, /^404/);
   });
+
+  test('call names the permanent token a service refuses, and the fix; a refused temporary token is answered as it came', async () => {
+    const fix = "Create a new one in the authorization service's UI, or unset it to use the password grant";
+    const slicer = await cli(['call', 'GET', 'jobs'], { SLICER_STATIC_TOKEN: 'revoked-long-ago-1' });
+    assert.equal(slicer.code, 1);
+    assert.equal(
+      slicer.err,
+      `401 Unauthorized\nThe permanent token in SLICER_STATIC_TOKEN was refused (401): it is invalid or revoked. ${fix}\n`,
+    );
+    const predict = await cli(['call', 'GET', 'x', '--scope', 'predict'], { SLICER_PREDICT_STATIC_TOKEN: 'revoked-long-ago-2' });
+    assert.match(predict.err, /^The permanent token in SLICER_PREDICT_STATIC_TOKEN was refused/m);
+    const temporary = await cli(['call', 'GET', `${h.sandbox.env.SLICER_PREDICT_BASE_URL}/x`, '--scope', 'slicer']);
+    assert.equal(temporary.err, '401 Unauthorized\n');
+  });
 });
 
 describe('CLI: permanent tokens through the web UI', () => {
