@@ -179,8 +179,9 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
     }
     const found = networkCause(error);
     const cause = found === undefined ? undefined : redact(found, secrets);
+    const fix = untrustedIssuer(cause) ? `; ${TRUST_THE_CA}` : '';
     throw new TokenEndpointUnavailableError(
-      `${where}: ${cannotReach(url, cause)}: ${redact((error as Error).message ?? String(error), secrets)}`,
+      `${where}: ${cannotReach(url, cause)}: ${redact((error as Error).message ?? String(error), secrets)}${fix}`,
       { cause: sanitizeCause(error, secrets) },
     );
   }
@@ -228,6 +229,21 @@ export function cannotReach(url: string, cause: string | undefined): string {
   return `cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}`;
 }
 
+/** The fix for a certificate whose issuer the runtime does not trust: a staging service behind an organisation's CA. */
+export const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
+  '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)';
+
+/**
+ * Whether a network failure's reason is a certificate of an issuer the runtime does not trust.
+ *
+ * @param cause the reason, as {@link networkCause} finds it
+ * @returns true for Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`
+ */
+export function untrustedIssuer(cause: string | undefined): boolean {
+  return /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)$|UnknownIssuer$/
+    .test(cause ?? '');
+}
+
 /**
  * The low-level reason of a network failure, e.g. `ECONNREFUSED`, `ENOTFOUND`,
  * `CERT_HAS_EXPIRED`, from the error's cause chain (Node's `code`, Deno's and
@@ -241,6 +257,8 @@ export function networkCause(error: unknown): string | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    const peer = /invalid peer certificate: \w+/.exec(e.message)?.[0]; // Deno's, with its reason as written (UnknownIssuer)
+    if (peer) return peer;
     const os = /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset|requests to port \d+ are blocked)/i
       .exec(e.message)?.[1];
     if (os) return os.toLowerCase();

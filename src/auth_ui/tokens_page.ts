@@ -71,7 +71,8 @@ export class TokensPage extends TokenList {
    */
   async home(progress: (step: string) => void = () => {}): Promise<void> {
     progress(`Opening ${this.authUrl}/`);
-    assertWebPage(await this.page.goto(`${this.authUrl}/`), `${this.authUrl}/`);
+    const url = `${this.authUrl}/`;
+    assertWebPage(await this.page.goto(url).catch((error: Error) => Promise.reject(untrustedByBrowser(error, url))), url);
     await this.#logInIfAsked(progress);
   }
 
@@ -188,6 +189,24 @@ export class TokensPage extends TokenList {
     for (let i = 0; i < count; i++) await this.revoke(name, true);
     return count;
   }
+}
+
+/**
+ * A page that did not open because the browser does not trust its certificate's issuer, said with the fix: Chromium
+ * reads neither NODE_EXTRA_CA_CERTS nor DENO_CERT, but on Linux it trusts the CAs of the user's NSS database.
+ *
+ * @param error what the navigation threw
+ * @param url the address opened
+ * @returns an error naming the fix, or `error` itself for any other failure
+ */
+function untrustedByBrowser(error: Error, url: string): Error {
+  if (!error.message.includes('net::ERR_CERT_AUTHORITY_INVALID')) return error;
+  return new Error(
+    `${url}: the browser does not trust the certificate's issuer (net::ERR_CERT_AUTHORITY_INVALID): if your organisation's own ` +
+      'CA issues it, add that CA to the NSS database Chromium reads on Linux: certutil -d sql:$HOME/.pki/nssdb -A -t C,, ' +
+      "-n my-ca -i ca.pem (certutil: Debian's libnss3-tools; a new database first: certutil -d sql:$HOME/.pki/nssdb -N --empty-password)",
+    { cause: error },
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
 import { listen } from '../sandbox/serve.ts';
 import { lateScript } from '../testing/late_script.ts';
+import { listenTls } from '../testing/tls_server.ts';
 import { chromiumLaunchOptions } from './browser.ts';
 import { TokensPage } from './tokens_page.ts';
 
@@ -65,6 +66,22 @@ test('an address that answers other than with a web page, or with a server error
       await proxy.close();
     }
   } finally {
+    await page.close();
+  }
+});
+
+test("a UI whose certificate's issuer the browser does not trust fails at once, saying how to make Chromium trust that CA", async () => {
+  const page = await context.newPage();
+  const ui = await listenTls(() => new Response('<h1>Sign in</h1>', { headers: { 'content-type': 'text/html' } }));
+  try {
+    await assert.rejects(new TokensPage(page, ui.origin, { username, password }).open(), {
+      message: `${ui.origin}/: the browser does not trust the certificate's issuer (net::ERR_CERT_AUTHORITY_INVALID): if your ` +
+        "organisation's own CA issues it, add that CA to the NSS database Chromium reads on Linux: certutil -d sql:$HOME/.pki/nssdb " +
+        "-A -t C,, -n my-ca -i ca.pem (certutil: Debian's libnss3-tools; a new database first: certutil -d sql:$HOME/.pki/nssdb " +
+        '-N --empty-password)',
+    });
+  } finally {
+    await ui.close();
     await page.close();
   }
 });

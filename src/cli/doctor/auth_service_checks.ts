@@ -4,7 +4,7 @@
  */
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { tokenEndpoint } from '../../token_source.ts';
+import { networkCause, tokenEndpoint, TRUST_THE_CA, untrustedIssuer } from '../../token_source.ts';
 import { isLoopbackHost } from '../../url_policy.ts';
 import { type Check, type DoctorContext, fail, ok, type Outcome, skip, warn } from './check.ts';
 import { certificate, endpointOf, PROBE_TIMEOUT_MS, resolve, tcp } from './probes.ts';
@@ -20,13 +20,16 @@ function authUrlOf(ctx: DoctorContext): Config['authUrl'] | Outcome {
   return ctx.config.authUrl;
 }
 
-/** Runs a probe: ok with its description, or a failure with the error's code and this fix. */
+/**
+ * Runs a probe: ok with its description, or a failure with the error's low-level reason and this fix (trusting the
+ * CA instead, for a certificate of an untrusted issuer).
+ */
 async function probe(fix: string, check: () => Promise<string>): Promise<Outcome> {
   try {
     return ok(await check());
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return fail(`${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}`, fix);
+    const cause = networkCause(error);
+    return fail(`${cause ? `${cause}: ` : ''}${(error as Error).message}`, untrustedIssuer(cause) ? TRUST_THE_CA : fix);
   }
 }
 
@@ -65,7 +68,8 @@ export const authServiceChecks: readonly Check[] = [
     }
     const cert = await certificate(host, port);
     if (!cert.valid) {
-      return fail(`the certificate is not valid (${cert.problem})`, 'fix the service certificate, or use the host name it is issued for');
+      const fix = untrustedIssuer(cert.problem) ? TRUST_THE_CA : 'fix the service certificate, or use the host name it is issued for';
+      return fail(`the certificate is not valid (${cert.problem})`, fix);
     }
     const days = Math.floor((cert.validTo.getTime() - systemClock.wallNow()) / 86_400_000);
     const expiry = `valid until ${cert.validTo.toISOString().slice(0, 10)}`;

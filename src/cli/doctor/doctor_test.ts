@@ -10,6 +10,7 @@ import { type Finished, freePort, ROOT, runTs } from '../../testing/processes.ts
 import { redisRequired, startRedis } from '../../testing/redis_server.ts';
 import { type Harness, startHarness } from '../../testing/sandbox_harness.ts';
 import { scratchDir } from '../../testing/scratch.ts';
+import { listenTls, TEST_CA_FILE } from '../../testing/tls_server.ts';
 
 const PASSWORD = 'Doctor-Pa55+&%= secret';
 let h: Harness;
@@ -191,6 +192,39 @@ describe('slicer-auth doctor', () => {
       assert.match(shown, fix, run.out);
     });
   }
+
+  test('an authorization service whose CA this machine does not trust: each failing check says to trust that CA; then all pass', async () => {
+    // The sandbox's authorization service behind https, with a certificate of the test-only CA.
+    const proxy = await listenTls(async (request) => {
+      const url = new URL(request.url);
+      const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
+      return await fetch(`${h.sandbox.env.SLICER_AUTH_URL}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        redirect: 'manual',
+      });
+    });
+    try {
+      const fix = "    fix: the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
+        '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)';
+      const untrusted = await doctor({ SLICER_AUTH_URL: proxy.origin });
+      assert.equal(untrusted.code, 1);
+      assert.match(
+        line(untrusted, 'authorization service: TLS'),
+        /^✖ .*the certificate is not valid \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\n/,
+      );
+      for (const check of ['authorization service: TLS', 'authorization service: token endpoint', 'token request (slicer)']) {
+        assert.equal(line(untrusted, check).split('\n').at(-1), fix, check);
+      }
+      assert.equal(untrusted.err, '', 'no warning (a server name that is an address)');
+      const trusted = await doctor({ SLICER_AUTH_URL: proxy.origin, NODE_EXTRA_CA_CERTS: TEST_CA_FILE });
+      assert.equal(trusted.code, 0, trusted.out);
+      assert.match(line(trusted, 'authorization service: TLS'), /^✔ .*valid until 2126-/);
+    } finally {
+      await proxy.close();
+    }
+  });
 
   test('a token answer the client accepts but the contract does not document: ! token request naming each deviation', async () => {
     const body = JSON.stringify({ token_type: 'Bearer', access_token: 'undocumented-form', expires_in: 3600 });

@@ -4,7 +4,7 @@
  * and leaves nothing open.
  */
 import { lookup } from 'node:dns/promises';
-import { connect as tcpConnect } from 'node:net';
+import { connect as tcpConnect, isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 
 /** How long one probe may take. */
@@ -64,7 +64,9 @@ export interface Certificate {
  */
 export function certificate(host: string, port: number): Promise<Certificate> {
   return new Promise((done, fail) => {
-    const socket = tlsConnect({ host, port, servername: host, rejectUnauthorized: false, timeout: PROBE_TIMEOUT_MS });
+    // No server name for an address: TLS names hosts only (RFC 6066), and Node warns when given one.
+    const servername = isIP(host) === 0 ? host : undefined;
+    const socket = tlsConnect({ host, port, servername, rejectUnauthorized: false, timeout: PROBE_TIMEOUT_MS });
     socket.once('secureConnect', () => {
       const peer = socket.getPeerCertificate();
       const problem = socket.authorizationError ? String(socket.authorizationError) : undefined;
