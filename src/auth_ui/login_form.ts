@@ -148,7 +148,7 @@ export class LoginForm {
    * Submits a login step and waits for the page it leads to. An error the
    * page shows once submitted (and did not show before), while the step's
    * field is still there, fails the step at once: a wrong password is told in
-   * a second, not after the step's whole wait. The failure quotes the error.
+   * a second, not after the step's whole wait. The failure quotes such an error.
    *
    * @param input the step's field
    * @param next waits for what the step leads to; rejects when it does not come in time
@@ -164,7 +164,7 @@ export class LoginForm {
     await Promise.race([leads, errs]).catch(() => undefined);
     if (led) return;
     const failed = async () => {
-      const said = await errorSaid(this.error);
+      const said = erredBefore ? '' : await errorSaid(this.error); // an error shown before submitting says nothing of this step
       const quoted = secret ? said.split(secret).join('[password]') : said;
       return new Error(failure(quoted ? ` (the page shows an error: "${quoted}")` : ''));
     };

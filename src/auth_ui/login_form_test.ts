@@ -199,3 +199,16 @@ test("an error in an error's class is quoted, whatever it says; a password the p
   });
   await context.close();
 });
+
+test("an error the page showed before submitting is not taken for the step's: the step waits its time, and quotes nothing", {
+  timeout: 60_000,
+}, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.setContent(`<p class="error">Your session has expired</p><form onsubmit="event.preventDefault()">
+    <input name="u" type="text"><input name="p" type="password"><button type="submit">Log in</button></form>`);
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown'), {
+    message: 'Logging in as "ada" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD',
+  });
+  await context.close();
+});
