@@ -226,6 +226,16 @@ describe('slicer-auth doctor', () => {
     }
   });
 
+  test("a proxy named in the environment that Node's fetch does not use: ! runtime, and the checks still run direct", async () => {
+    const run = await doctor({ HTTPS_PROXY: 'http://127.0.0.1:9' });
+    assert.equal(run.code, 0, run.out);
+    assert.match(
+      line(run, 'runtime'),
+      /^! runtime: Node v[\d.]+; HTTPS_PROXY is set, but Node's fetch does not use it: requests go direct\n {4}fix: /,
+    );
+    assert.match(line(run, 'token request (slicer)'), /^✔ /);
+  });
+
   test('a token answer the client accepts but the contract does not document: ! token request naming each deviation', async () => {
     const body = JSON.stringify({ token_type: 'Bearer', access_token: 'undocumented-form', expires_in: 3600 });
     h.sandbox.store.addFault({ status: 200, body, times: 1 });
