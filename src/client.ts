@@ -3,7 +3,7 @@
  * token cache. Wiring only: data flows env → config → token source → stores
  * → token cache → request engine (tokenFetch) → ky on top (authedFetch).
  */
-import { createAuthedFetch } from './authed_fetch.ts';
+import { type AuthedFetchOptions, createAuthedFetch } from './authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { closest } from './closest.ts';
 import { DEFAULTS } from './defaults.ts';
@@ -68,9 +68,27 @@ function assertKnownOptions(options: AuthClientOptions): void {
   if (unknown.length === 0) return;
   throw new ConfigError(unknown.map((key) => {
     const near = closest(key, known);
-    return { key, message: `not an option of createAuthClient${near ? ` (did you mean ${near}?)` : ''}` };
+    const hint = (KY_OPTIONS as readonly string[]).includes(key)
+      ? ` (a ky option: give it as ky: { ${key} })`
+      : near
+      ? ` (did you mean ${near}?)`
+      : '';
+    return { key, message: `not an option of createAuthClient${hint}` };
   }));
 }
+
+/** ky's options a caller may give createAuthClient itself, meaning them for every call: they belong under `ky`. */
+const KY_OPTIONS = [
+  'prefixUrl',
+  'timeout',
+  'retry',
+  'hooks',
+  'headers',
+  'throwHttpErrors',
+  'searchParams',
+  'parseJson',
+  'stringifyJson',
+] as const satisfies readonly (keyof AuthedFetchOptions)[];
 
 /**
  * {@link createAuthClient}, told what its first call will need, so that a

@@ -39,14 +39,15 @@ test("baseUrl tells a script where a scope's relative paths go, as configured", 
 
 test('an option the client does not take is refused, with the closest it takes; a former name is still taken', () => {
   const settings = { env: { SLICER_SERVICE_ID: 'slicer-id' }, envFile: false } as const;
-  const given = { ...settings, authURL: 'https://auth.example.com', frobnicate: 1 } as AuthClientOptions;
+  const given = { ...settings, authURL: 'https://auth.example.com', frobnicate: 1, timeout: 5_000 } as AuthClientOptions;
   assert.throws(() => createAuthClient(given), (error: unknown) => {
     assert.ok(isAuthError(error) && error.code === ErrorCode.CONFIG_INVALID);
     assert.equal(
       error.message,
       'Cannot configure the slicer client: fix these settings (environment, .env or client options):\n' +
         '  - authURL: not an option of createAuthClient (did you mean authUrl?)\n' +
-        '  - frobnicate: not an option of createAuthClient',
+        '  - frobnicate: not an option of createAuthClient\n' +
+        '  - timeout: not an option of createAuthClient (a ky option: give it as ky: { timeout })',
     );
     return true;
   });
