@@ -55,6 +55,19 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   return buildClient(options);
 }
 
+/** ky's options a caller may give createAuthClient itself, meaning them for every call: they belong under `ky`. */
+const KY_OPTIONS = [
+  'prefixUrl',
+  'timeout',
+  'retry',
+  'hooks',
+  'headers',
+  'throwHttpErrors',
+  'searchParams',
+  'parseJson',
+  'stringifyJson',
+] as const satisfies readonly (keyof AuthedFetchOptions)[];
+
 /**
  * Refuses options the client does not take: a mistyped one (`authURL`) would
  * be ignored, and the client would run on the environment's value instead.
@@ -76,19 +89,6 @@ function assertKnownOptions(options: AuthClientOptions): void {
     return { key, message: `not an option of createAuthClient${hint}` };
   }));
 }
-
-/** ky's options a caller may give createAuthClient itself, meaning them for every call: they belong under `ky`. */
-const KY_OPTIONS = [
-  'prefixUrl',
-  'timeout',
-  'retry',
-  'hooks',
-  'headers',
-  'throwHttpErrors',
-  'searchParams',
-  'parseJson',
-  'stringifyJson',
-] as const satisfies readonly (keyof AuthedFetchOptions)[];
 
 /**
  * {@link createAuthClient}, told what its first call will need, so that a

@@ -230,7 +230,7 @@ export function cannotReach(url: string, cause: string | undefined): string {
 }
 
 /** The fix for a certificate whose issuer the runtime does not trust: a staging service behind an organisation's CA. */
-export const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
+const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
   '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)';
 
 /**
@@ -242,6 +242,17 @@ export const TRUST_THE_CA = "the certificate's issuer is not trusted here: if yo
 export function untrustedIssuer(cause: string | undefined): boolean {
   return /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)$|UnknownIssuer$/
     .test(cause ?? '');
+}
+
+/**
+ * The fix to name for a network failure: trusting the CA, for a certificate of an untrusted issuer; else the caller's.
+ *
+ * @param cause the reason, as {@link networkCause} finds it
+ * @param otherwise the fix for any other reason
+ * @returns the fix
+ */
+export function networkFix(cause: string | undefined, otherwise: string): string {
+  return untrustedIssuer(cause) ? TRUST_THE_CA : otherwise;
 }
 
 /**

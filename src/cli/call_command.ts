@@ -10,7 +10,7 @@ import { readEnv } from '../env.ts';
 import { isAuthError, PermanentTokenRejectedError } from '../errors.ts';
 import { isRelative } from '../request_url.ts';
 import { DEFAULT_SERVICE, scopeKind, serviceNamed } from '../services.ts';
-import { cannotReach, networkCause, TRUST_THE_CA, untrustedIssuer } from '../token_source.ts';
+import { cannotReach, networkCause, networkFix } from '../token_source.ts';
 import { clientContext, EXIT, type Io, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
@@ -137,6 +137,5 @@ function unreachable(error: unknown, path: string, scope: string | undefined, ba
   if (url === undefined || !URL.canParse(url)) return error;
   const cause = networkCause(error);
   const check = isRelative(path) ? (serviceNamed(scope ?? DEFAULT_SERVICE.name)?.baseUrl.env ?? `the base URL of ${scope}`) : 'the URL';
-  const fix = untrustedIssuer(cause) ? TRUST_THE_CA : `check ${check} and that the service is up`;
-  return new Error(`${cannotReach(url, cause)}: ${fix}`, { cause: error });
+  return new Error(`${cannotReach(url, cause)}: ${networkFix(cause, `check ${check} and that the service is up`)}`, { cause: error });
 }

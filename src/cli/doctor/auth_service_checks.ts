@@ -4,7 +4,7 @@
  */
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { networkCause, tokenEndpoint, TRUST_THE_CA, untrustedIssuer } from '../../token_source.ts';
+import { networkCause, networkFix, tokenEndpoint } from '../../token_source.ts';
 import { isLoopbackHost } from '../../url_policy.ts';
 import { type Check, type DoctorContext, fail, ok, type Outcome, skip, warn } from './check.ts';
 import { certificate, endpointOf, PROBE_TIMEOUT_MS, resolve, tcp } from './probes.ts';
@@ -29,7 +29,7 @@ async function probe(fix: string, check: () => Promise<string>): Promise<Outcome
     return ok(await check());
   } catch (error) {
     const cause = networkCause(error);
-    return fail(`${cause ? `${cause}: ` : ''}${(error as Error).message}`, untrustedIssuer(cause) ? TRUST_THE_CA : fix);
+    return fail(`${cause ? `${cause}: ` : ''}${(error as Error).message}`, networkFix(cause, fix));
   }
 }
 
@@ -68,7 +68,7 @@ export const authServiceChecks: readonly Check[] = [
     }
     const cert = await certificate(host, port);
     if (!cert.valid) {
-      const fix = untrustedIssuer(cert.problem) ? TRUST_THE_CA : 'fix the service certificate, or use the host name it is issued for';
+      const fix = networkFix(cert.problem, 'fix the service certificate, or use the host name it is issued for');
       return fail(`the certificate is not valid (${cert.problem})`, fix);
     }
     const days = Math.floor((cert.validTo.getTime() - systemClock.wallNow()) / 86_400_000);

@@ -7,7 +7,7 @@
 import { type AuthClientOptions, createAuthClient } from '../../client.ts';
 import type { TokenTransport } from '../../config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
-import { networkCause, TRUST_THE_CA, untrustedIssuer } from '../../token_source.ts';
+import { networkCause, networkFix } from '../../token_source.ts';
 import type { Service } from '../../services.ts';
 import { type DoctorOptions, fail, type Outcome } from './check.ts';
 import { PROBE_TIMEOUT_MS } from './probes.ts';
@@ -74,5 +74,5 @@ export function undelivered(error: unknown, url: string, baseKey: string): Outco
     );
   }
   const cause = networkCause(error) ?? (error as Error).message;
-  return fail(`cannot reach ${url} (${cause})`, untrustedIssuer(cause) ? TRUST_THE_CA : `check ${baseKey} and that the service is up`);
+  return fail(`cannot reach ${url} (${cause})`, networkFix(cause, `check ${baseKey} and that the service is up`));
 }

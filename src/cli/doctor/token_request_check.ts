@@ -8,7 +8,7 @@ import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
 import { isMisaddressed, isUnexplained, processGrantResponse } from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
-import { networkCause, sendGrantRequest, TRUST_THE_CA, untrustedIssuer } from '../../token_source.ts';
+import { networkCause, networkFix, sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 
@@ -95,9 +95,10 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
       [ErrorCode.TOKEN_RESPONSE_INVALID]:
         "SLICER_AUTH_URL must be the authorization service's base address: its /oauth2/token/ answered something else",
       [ErrorCode.TOKEN_ENDPOINT_REDIRECT]: 'use the exact https address of the authorization service in SLICER_AUTH_URL',
-      [ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE]: untrustedIssuer(networkCause(error.cause))
-        ? TRUST_THE_CA
-        : 'check that the authorization service is up and reachable, then run again',
+      [ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE]: networkFix(
+        networkCause(error.cause),
+        'check that the authorization service is up and reachable, then run again',
+      ),
     };
     return { grant: undefined, result: fail(error.message, fixes[error.code] ?? 'see the reason above') };
   }
