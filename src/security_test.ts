@@ -107,13 +107,18 @@ describe('the token response body is read under the timeout', () => {
 });
 
 describe('network errors say what happened', () => {
-  test('a refused connection names ECONNREFUSED and the host', async () => {
+  test('a refused connection names ECONNREFUSED, the host and what to check', async () => {
     const closed = await server(() => {});
     await closed.close(); // a port that was free a moment ago: nothing listens there now
     const error = await h.client({ authUrl: closed.origin, tokenRetries: 0 }).getToken().catch((e: unknown) => e);
     assert.ok(isAuthError(error));
     assert.equal(error.code, ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
-    assert.match(error.message, new RegExp(`cannot reach 127\\.0\\.0\\.1:${closed.port} \\(ECONNREFUSED\\)`));
+    assert.match(
+      error.message,
+      new RegExp(
+        `cannot reach 127\\.0\\.0\\.1:${closed.port} \\(ECONNREFUSED\\): fetch failed; check SLICER_AUTH_URL and that the authorization service is up$`,
+      ),
+    );
   });
 });
 

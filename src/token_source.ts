@@ -179,7 +179,8 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
     }
     const found = networkCause(error);
     const cause = found === undefined ? undefined : redact(found, secrets);
-    const fix = untrustedIssuer(cause) ? `; ${TRUST_THE_CA}` : '';
+    // With a known reason, what to check; a runtime's own refusal (Deno's missing --allow-net) names its fix itself.
+    const fix = cause === undefined ? '' : `; ${networkFix(cause, 'check SLICER_AUTH_URL and that the authorization service is up')}`;
     throw new TokenEndpointUnavailableError(
       `${where}: ${cannotReach(url, cause)}: ${redact((error as Error).message ?? String(error), secrets)}${fix}`,
       { cause: sanitizeCause(error, secrets) },

@@ -209,7 +209,7 @@ describe('token source on the wire', () => {
     const error = await failure(s);
     assert.match(
       error.message,
-      /^Cannot get a token for scope "service_id=s" from http:\/\/127\.0\.0\.1:9\/oauth2\/token\/: cannot reach 127\.0\.0\.1:9 \(bad port\): fetch failed$/,
+      /^Cannot get a token for scope "service_id=s" from http:\/\/127\.0\.0\.1:9\/oauth2\/token\/: cannot reach 127\.0\.0\.1:9 \(bad port\): fetch failed; check SLICER_AUTH_URL and that the authorization service is up$/,
     );
     assert.ok(error.cause instanceof Error);
     assert.equal(error.cause.message, 'fetch failed');
