@@ -8,6 +8,7 @@
  * it may be behind a landing page's "Sign in".
  */
 import type { Locator, Page } from '@playwright/test';
+import { redact } from '../redact.ts';
 import { control, errorSaid, loaded, shownError, visibleNow } from './controls.ts';
 
 /** Words a login button says, for a login without a `<form>` or submit button. */
@@ -165,7 +166,7 @@ export class LoginForm {
     if (led) return;
     const failed = async () => {
       const said = erredBefore ? '' : await errorSaid(this.error); // an error shown before submitting says nothing of this step
-      const quoted = secret ? said.split(secret).join('[password]') : said;
+      const quoted = redact(said, [secret]);
       return new Error(failure(quoted ? ` (the page shows an error: "${quoted}")` : ''));
     };
     if (!erredBefore && (await visibleNow(this.error)) && (await visibleNow(input))) throw await failed();

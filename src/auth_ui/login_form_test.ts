@@ -193,7 +193,7 @@ test("an error in an error's class is quoted, whatever it says; a password the p
     assert.equal(
       error.message,
       'Logging in as "ada" did not get past the login form (the page shows an error: "Please enter a correct username and ' +
-        'password for [password]."): check SLICER_USERNAME and SLICER_PASSWORD',
+        'password for [redacted]."): check SLICER_USERNAME and SLICER_PASSWORD',
     );
     return true;
   });
