@@ -100,7 +100,7 @@ export const test = base.extend<Fixtures, { target: Target }>({
     const page = await context.newPage();
     const tokens = new TokensPage(page, target.authUrl, { username: target.username, password: target.password });
     await tokens.open();
-    for (const name of new Set(created)) await tokens.revokeAll(name);
+    await tokens.revokeEvery(created);
     await page.close();
   },
 });

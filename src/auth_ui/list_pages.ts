@@ -264,6 +264,15 @@ export async function fromHere(page: Page, visit: () => Promise<boolean>): Promi
 }
 
 /**
+ * Whether the page showing is the first of its list: it offers no usable "First" or "Previous".
+ *
+ * @param page the page
+ */
+export async function atFirstPage(page: Page): Promise<boolean> {
+  return (await pageControl(page, BACK)) === undefined;
+}
+
+/**
  * Visits every page of the list from the first, as {@link fromHere} does.
  *
  * @param page the page

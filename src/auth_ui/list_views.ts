@@ -119,11 +119,12 @@ async function clickedViews(
  *
  * @param page the page
  * @param visit called on each page; true stops the walk there
+ * @param walked true when every page of the view showing was visited already: only the other views are then
  * @returns true when a visit stopped it
  * @throws Error when a view does not show within {@link TURN_MS} of being chosen
  */
-export async function everyView(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
-  if (await everyPage(page, visit)) return true;
+export async function everyView(page: Page, visit: () => Promise<boolean>, walked = false): Promise<boolean> {
+  if (!walked && (await everyPage(page, visit))) return true;
   const views = await viewsOf(page);
   for (let index = 0; views && index < views.count; index++) {
     if (index === views.start) continue;

@@ -6,10 +6,10 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
-import { control, everyControl, showing, showsText, visibleNow } from './controls.ts';
+import { control, everyControl, loaded, showing, showsText, visibleNow } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { type ListedToken, tokensIn } from './list_rows.ts';
-import { fromHere } from './list_pages.ts';
+import { atFirstPage, fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
 
 /** The token list of the page showing. */
@@ -107,15 +107,19 @@ export class TokenList {
 
   /**
    * Finds entries on any page of the list: on the page showing and those
-   * after it, else on every page from the first, in each view of a list shown
-   * in views (see {@link everyView}). Leaves the view and page that show them.
+   * after it, else on every page from the first (unless the walk began
+   * there), in each view of a list shown in views (see {@link everyView}).
+   * Leaves the view and page that show them.
    *
    * @param entries the entries, as {@link row} or {@link active} finds them
    * @returns whether one shows
    */
   async seek(entries: Locator): Promise<boolean> {
     const found = () => visibleNow(entries.first());
-    return (await found()) || (await fromHere(this.page, found)) || (await everyView(this.page, found));
+    if (await found()) return true;
+    // From the first page, the walk from here is the walk of the whole view showing: only the other views are left.
+    const first = await atFirstPage(this.page);
+    return (await fromHere(this.page, found)) || (await everyView(this.page, found, first));
   }
 
   /**
@@ -151,6 +155,20 @@ export class TokenList {
    */
   async counts(entries: Locator, count: number, message: string): Promise<void> {
     await this.#eventually(async () => (await this.countAll(entries)) === count, message);
+  }
+
+  /**
+   * Waits until fewer entries than so many show on the page showing: a revocation's effect where it was chosen (the
+   * entry loses its Revoke control, or the page that Revoke leaves no longer shows it).
+   *
+   * @param entries the entries
+   * @param than how many showed before
+   * @param message what it means when as many still show
+   */
+  async fewerHere(entries: Locator, than: number, message: string): Promise<void> {
+    // A page being replaced cannot be counted: it counts as unchanged until the next page can be.
+    await this.#eventually(async () => (await entries.count().catch(() => than)) < than, message);
+    await loaded(this.page);
   }
 
   /**

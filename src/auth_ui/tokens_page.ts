@@ -16,7 +16,7 @@
  * class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page, type Response } from '@playwright/test';
-import { clickUntil, control, loaded } from './controls.ts';
+import { clickUntil, control, loaded, visibleNow } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
 import { TokenList } from './token_list.ts';
@@ -159,19 +159,7 @@ export class TokensPage extends TokenList {
     const active = this.active(name);
     const before = await this.countShown(active, `revoking: an active token named "${name}" is listed`);
     await this.seek(active);
-    let native = false;
-    const answer = (dialog: { accept(): Promise<void>; dismiss(): Promise<void> }) => {
-      native = true;
-      void (confirm ? dialog.accept() : dialog.dismiss());
-    };
-    this.page.once('dialog', answer);
-    const ok = control(this.page, 'OK');
-    try {
-      await clickUntil(control(active.first(), 'Revoke'), async () => native || (await ok.isVisible()), 'a confirmation is asked');
-      if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
-    } finally {
-      this.page.off('dialog', answer);
-    }
+    await this.#chooseRevoke(active.first(), confirm);
     if (confirm) {
       // The page of the list that Revoke leaves shows the revoked entry: it is looked for there before every page is counted.
       await this.shows(this.revoked(name), 'step 3: shown as revoked');
@@ -180,15 +168,84 @@ export class TokensPage extends TokenList {
   }
 
   /**
-   * Revokes every active token of a name (Revoke, then OK, one at a time).
-   * @param name the tokens' name
-   * @returns how many were revoked
+   * Revoking, steps 2–3 on an entry that shows: chooses its "Revoke" and answers the confirmation, native
+   * (`confirm()`) or in-page (OK / Cancel).
+   *
+   * @param entry the entry
+   * @param confirm OK (true) or Cancel (false)
    */
-  async revokeAll(name: string): Promise<number> {
-    const count = await this.countAll(this.active(name));
-    for (let i = 0; i < count; i++) await this.revoke(name, true);
+  async #chooseRevoke(entry: Locator, confirm: boolean): Promise<void> {
+    let native = false;
+    const answer = (dialog: { accept(): Promise<void>; dismiss(): Promise<void> }) => {
+      native = true;
+      void (confirm ? dialog.accept() : dialog.dismiss());
+    };
+    this.page.once('dialog', answer);
+    const ok = control(this.page, 'OK');
+    try {
+      await clickUntil(control(entry, 'Revoke'), async () => native || (await ok.isVisible()), 'a confirmation is asked');
+      if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
+    } finally {
+      this.page.off('dialog', answer);
+    }
+  }
+
+  /**
+   * Revokes the active tokens of some names (Revoke, then OK) as a cleanup does, in about one walk of the list: each
+   * entry is revoked on the page that shows it, and waited for only there (it loses its Revoke control, or the page
+   * Revoke leaves no longer shows it); the walk goes on from that page, and ends when no page shows an active entry
+   * of those names. Unlike {@link revoke}, it neither counts the list nor looks for the entry shown as revoked.
+   *
+   * @param names the names, each as many times as it has tokens to revoke (the most revoked of it)
+   * @param revoked told each name as one of its tokens is revoked
+   * @returns how many were revoked: fewer than asked when fewer are active
+   * @throws Error when an entry stays active after Revoke, then OK, or more of a name show than were given
+   */
+  async revokeEvery(names: readonly string[], revoked: (name: string) => void = () => {}): Promise<number> {
+    if (names.length === 0) return 0;
+    const left = new Map<string, number>();
+    for (const name of names) left.set(name, (left.get(name) ?? 0) + 1);
+    const tokens = [...left.keys()].map((name) => ({ name, active: this.active(name) }));
+    const any = tokens.map((token) => token.active).reduce((all, one) => all.or(one));
+    let count = 0;
+    let missed = 0;
+    while (await this.seek(any)) {
+      const token = await firstShown(tokens);
+      if (!token) {
+        if (++missed > MISSED_TURNS) throw new Error('revoking: the token list kept changing while it was read');
+        continue;
+      }
+      const { name, active } = token;
+      if (left.get(name) === 0) {
+        const asked = names.filter((given) => given === name).length;
+        throw new Error(
+          `revoking "${name}": an active entry of that name still shows after Revoke, then OK on ${asked} (as many as were to be ` +
+            'revoked): one did not take, or another was created meanwhile',
+        );
+      }
+      const before = await active.count();
+      await this.#chooseRevoke(active.first(), true);
+      await this.fewerHere(active, before, `revoking "${name}": Revoke, then OK leaves its entry active`);
+      left.set(name, (left.get(name) as number) - 1);
+      count++;
+      revoked(name);
+    }
     return count;
   }
+}
+
+/** How many times {@link TokensPage.revokeEvery} may find no entry where the list showed one a moment before. */
+const MISSED_TURNS = 3;
+
+/**
+ * The first token whose first active entry shows on the page.
+ *
+ * @param tokens names and their active entries
+ * @returns the token, or undefined when none shows
+ */
+async function firstShown<T extends { active: Locator }>(tokens: readonly T[]): Promise<T | undefined> {
+  for (const token of tokens) if (await visibleNow(token.active.first())) return token;
+  return undefined;
 }
 
 /**

@@ -125,10 +125,9 @@ for (const uiVariant of [0, 1, 2, 3, 4] as const) {
           'revoked twin',
         ]);
       }
-      assert.equal(await tokens.revokeAll('twin'), 1);
+      assert.equal(await tokens.revokeEvery(['twin', 'twin']), 1);
       assert.equal(await tokens.countAll(tokens.active('twin')), 0);
-      await tokens.revokeAll('made here');
-      await tokens.revokeAll('Name with "quotes" and \'apostrophes\'');
+      await tokens.revokeEvery(['made here', 'Name with "quotes" and \'apostrophes\'']);
       // Only revoked tokens left: a list of boxes must still not pass for an empty one.
       const revokedOnly = tokens.list().then((entries) => entries.filter(({ revoked }) => revoked).length);
       if (uiVariant === 3) await assert.rejects(revokedOnly, /no table row or list item holds them/);
@@ -184,7 +183,7 @@ for (const [uiVariant, parts] of [[1, 'pages'], [2, '"Load more"'], [5, 'a box t
         assert.equal(await tokens.countAll(tokens.row('twin')), 2, 'one twin in the first part, one in the second');
         assert.equal(await tokens.seek(tokens.row('older 1')), true);
         if (uiVariant === 1) assert.doesNotMatch(page.url(), /page=[23]/, 'the first page is found again from the last');
-        assert.equal(await tokens.revokeAll('twin'), 2);
+        assert.equal(await tokens.revokeEvery(['twin', 'twin']), 2);
         assert.equal(await tokens.countAll(tokens.active('twin')), 0);
         // Looked for on every part for 15 s: once is enough.
         if (uiVariant === 1) await assert.rejects(tokens.revoke('twin'), /revoking: an active token named "twin" is listed/);
@@ -205,3 +204,47 @@ for (const [uiVariant, parts] of [[1, 'pages'], [2, '"Load more"'], [5, 'a box t
     },
   );
 }
+
+// A cleanup revokes as it walks the list: tokens on three pages are revoked in about one walk, where revoking them one
+// by one walked every page three times or more for each.
+test(
+  'revokeEvery revokes tokens spread over pages in about one walk of the list, and never more of a name than given; a miss walks it once',
+  { timeout: 120_000 },
+  async () => {
+    const paged = await startSandbox({ testMode: true, uiVariant: 1 });
+    const page = await context.newPage();
+    try {
+      const env = paged.env;
+      const issue = (name: string) => paged.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID]).value;
+      const values = new Map(Array.from({ length: 13 }, (_, i) => [`token ${i + 1}`, issue(`token ${i + 1}`)]));
+      const twins = [issue('twin'), issue('twin')];
+      const tokens = new TokensPage(page, env.SLICER_AUTH_URL, { username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD });
+      await tokens.open();
+      let loads = 0;
+      page.on('request', (request) => void (request.resourceType() === 'document' && loads++));
+      const chosen = ['token 2', 'token 7', 'token 11', 'token 13'];
+      const told: string[] = [];
+      assert.equal(await tokens.revokeEvery(chosen, (name) => told.push(name)), 4);
+      // Pages 2 and 3 turned to, a reload after each revocation, then pages 1 to 3 walked to see none left: 9 (41 when
+      // each was counted, revoked, found revoked and the list counted again).
+      assert.ok(loads <= 10, `${loads} pages loaded to revoke 4 tokens on a list of 3 pages`);
+      assert.deepEqual(told, chosen, 'each told as it is revoked, in the order of the list');
+      assert.deepEqual([...values].filter(([, value]) => paged.store.check(value) === 'revoked').map(([name]) => name), chosen);
+
+      // Looked for from the first page and not found: pages 2 and 3, once.
+      await tokens.open();
+      loads = 0;
+      assert.equal(await tokens.seek(tokens.active('token 2')), false);
+      assert.equal(loads, 2, 'a token looked for from the first page is looked for on each other page once');
+
+      await assert.rejects(tokens.revokeEvery(['twin']), {
+        message: 'revoking "twin": an active entry of that name still shows after Revoke, then OK on 1 (as many as were to be revoked): ' +
+          'one did not take, or another was created meanwhile',
+      });
+      assert.deepEqual(twins.map((value) => paged.store.check(value) === 'revoked').sort(), [false, true], 'one twin was revoked');
+    } finally {
+      await page.close();
+      await paged.close();
+    }
+  },
+);

@@ -158,11 +158,8 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       );
       return values.name !== undefined ? EXIT.FAILED : EXIT.OK;
     }
-    for (const name of matches) {
-      progress(`Revoking "${name}" (Revoke, then OK)`);
-      await tokens.revoke(name, true);
-      io.out(`revoked  ${name}`);
-    }
+    progress(`Revoking ${matches.length === 1 ? `"${matches[0]}"` : `${matches.length} tokens`} (Revoke, then OK)`);
+    await tokens.revokeEvery(matches, (name) => io.out(`revoked  ${name}`));
     return EXIT.OK;
   } finally {
     await browser.close();
