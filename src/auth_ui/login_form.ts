@@ -8,6 +8,7 @@
  * it may be behind a landing page's "Sign in".
  */
 import type { Locator, Page } from '@playwright/test';
+import { systemClock } from '../clock.ts';
 import { redact } from '../redact.ts';
 import { control, errorSaid, loaded, shownError, visibleNow } from './controls.ts';
 
@@ -25,6 +26,9 @@ const PAST_LOGIN = ['Tokens and sessions', 'TOKENS', 'New permanent token'] as c
 
 /** How long a login step may take to show its next page, by default. */
 const STEP_MS = 10_000;
+
+/** The pause between two checks of a login step's outcome. */
+const CHECK_EVERY_MS = 100;
 
 /** An input a user can type into. */
 const EDITABLE = ':not([readonly]):not([disabled])';
@@ -114,7 +118,7 @@ export class LoginForm {
       await this.userName.fill(username);
       await this.#submitStep(
         this.userName,
-        () => this.password.waitFor({ state: 'visible', timeout: this.#stepMs }),
+        () => visibleNow(this.password),
         (shows) =>
           `Logging in as "${username}": the service asked for the user name, then showed no password field${shows}: check SLICER_USERNAME`,
       );
@@ -139,7 +143,7 @@ export class LoginForm {
     }, password);
     await this.#submitStep(
       this.password,
-      () => this.password.waitFor({ state: 'detached', timeout: this.#stepMs }),
+      async () => (await this.password.count().catch(() => 1)) === 0,
       (shows) => `Logging in as "${username}" did not get past the login form${shows}: check SLICER_USERNAME and SLICER_PASSWORD`,
       password,
     );
@@ -150,29 +154,28 @@ export class LoginForm {
    * page shows once submitted (and did not show before), while the step's
    * field is still there, fails the step at once: a wrong password is told in
    * a second, not after the step's whole wait. The failure quotes such an error.
+   * Both are checked in turn until one holds, so that no wait goes on in the
+   * page once the step is decided.
    *
    * @param input the step's field
-   * @param next waits for what the step leads to; rejects when it does not come in time
+   * @param led whether the page shows what the step leads to
    * @param failure the failure's message, given `(the page shows an error: "…")` or ''
    * @param secret a value the quote must not show (the password), should a page repeat it
    */
-  async #submitStep(input: Locator, next: () => Promise<unknown>, failure: (shows: string) => string, secret?: string): Promise<void> {
+  async #submitStep(input: Locator, led: () => Promise<boolean>, failure: (shows: string) => string, secret?: string): Promise<void> {
     const erredBefore = await visibleNow(this.error);
     await this.#submit(input);
-    let led = false;
-    const leads = next().then(() => (led = true));
-    const errs = erredBefore ? leads : this.error.waitFor({ state: 'visible', timeout: this.#stepMs });
-    await Promise.race([leads, errs]).catch(() => undefined);
-    if (led) return;
     const failed = async () => {
       const said = erredBefore ? '' : await errorSaid(this.error); // an error shown before submitting says nothing of this step
       const quoted = redact(said, [secret]);
       return new Error(failure(quoted ? ` (the page shows an error: "${quoted}")` : ''));
     };
-    if (!erredBefore && (await visibleNow(this.error)) && (await visibleNow(input))) throw await failed();
-    // The error came with the next page, or nothing came yet: what the step leads to decides.
-    await leads.catch(async () => {
-      throw await failed();
-    });
+    // An error that came with the next page (the field gone) does not fail the step: what the step leads to decides.
+    const erred = async () => !erredBefore && (await visibleNow(this.error)) && (await visibleNow(input));
+    const end = systemClock.now() + this.#stepMs;
+    while (!(await led())) {
+      if ((await erred()) || systemClock.now() >= end) throw await failed();
+      await systemClock.sleep(CHECK_EVERY_MS);
+    }
   }
 }
