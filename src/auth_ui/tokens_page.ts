@@ -191,10 +191,11 @@ export class TokensPage extends TokenList {
   }
 
   /**
-   * Revokes the active tokens of some names (Revoke, then OK) as a cleanup does, in about one walk of the list: each
-   * entry is revoked on the page that shows it, and waited for only there (it loses its Revoke control, or the page
-   * Revoke leaves no longer shows it); the walk goes on from that page, and ends when no page shows an active entry
-   * of those names. Unlike {@link revoke}, it neither counts the list nor looks for the entry shown as revoked.
+   * Revokes the active tokens of some names (Revoke, then OK) as a cleanup does, walking the list once to revoke
+   * and once more to see none left: each entry is revoked on the page that shows it, and waited for only there (it
+   * loses its Revoke control, or the page Revoke leaves no longer shows it); the walk goes on from that page, and
+   * ends when no page shows an active entry of those names. Unlike {@link revoke}, it neither counts the list nor
+   * looks for the entry shown as revoked.
    *
    * @param names the names, each as many times as it has tokens to revoke (the most revoked of it)
    * @param revoked told each name as one of its tokens is revoked

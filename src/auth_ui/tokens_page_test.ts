@@ -205,10 +205,10 @@ for (const [uiVariant, parts] of [[1, 'pages'], [2, '"Load more"'], [5, 'a box t
   );
 }
 
-// A cleanup revokes as it walks the list: tokens on three pages are revoked in about one walk, where revoking them one
-// by one walked every page three times or more for each.
+// A cleanup revokes as it walks the list: tokens on three pages are revoked in one walk and one more to see none left,
+// where revoking them one by one walked every page three times or more for each.
 test(
-  'revokeEvery revokes tokens spread over pages in about one walk of the list, and never more of a name than given; a miss walks it once',
+  'revokeEvery revokes tokens spread over pages in one walk of the list and one more, never more of a name than given; a miss walks it once',
   { timeout: 120_000 },
   async () => {
     const paged = await startSandbox({ testMode: true, uiVariant: 1 });
