@@ -78,10 +78,10 @@ export const TOOL_SETTINGS = {
     env: 'SLICER_SANDBOX_UI_VARIANT',
     defaults: '`0`',
     schema: v.optional(
-      v.pipe(v.picklist(['0', '1', '2', '3', '4', '5'], message('expected 0, 1, 2, 3, 4 or 5')), v.transform(Number)),
+      v.pipe(v.picklist(['0', '1', '2', '3', '4', '5', '6'], message('expected 0, 1, 2, 3, 4, 5 or 6')), v.transform(Number)),
       '0',
     ),
-    doc: "Serve one of the sandbox's alternative UIs (1-5, test mode), to check that the suite relies only on the contract.",
+    doc: "Serve one of the sandbox's alternative UIs (1-6, test mode), to check that the suite relies only on the contract.",
   }),
   sandboxViolations: setting({
     env: 'SLICER_SANDBOX_VIOLATIONS',

@@ -2,7 +2,8 @@
  * The pages of a long token list. Contract 5.3 says nothing of paging, and a
  * list that every nightly run adds to grows past one page on many services:
  * it is walked through the controls such lists commonly have, "Next",
- * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«", "‹"), and each page
+ * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«",
+ * "‹", or the address the pages began on when none shows), and each page
  * shown whole through "Load more", "Show more" or "Show all", and with its
  * revoked tokens shown (see {@link showRevoked}); each control found as 5.3's
  * controls are (a button, a link, a tab or a menu item), visible and enabled.
@@ -13,6 +14,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { everyControl, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
+import { trailStart, turnedFrom } from './list_trail.ts';
 
 /** A control that turns to the next page ("Next »" too). "»" alone is left out: pagers use it for the last page. */
 export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→]?|[›>→])\s*$/i;
@@ -86,8 +88,11 @@ async function turn(page: Page, control: Locator): Promise<void> {
  */
 async function nextPage(page: Page): Promise<boolean> {
   const next = await pageControl(page, NEXT);
-  if (next) await turn(page, next);
-  return next !== undefined;
+  if (!next) return false;
+  const from = page.url();
+  await turn(page, next);
+  turnedFrom(page, from);
+  return true;
 }
 
 /**
@@ -264,12 +269,13 @@ export async function fromHere(page: Page, visit: () => Promise<boolean>): Promi
 }
 
 /**
- * Whether the page showing is the first of its list: it offers no usable "First" or "Previous".
+ * Whether the page showing is the first of its list: "Next" did not lead to it, and it offers no usable "First" or
+ * "Previous".
  *
  * @param page the page
  */
 export async function atFirstPage(page: Page): Promise<boolean> {
-  return (await pageControl(page, BACK)) === undefined;
+  return trailStart(page) === page.url() && (await pageControl(page, BACK)) === undefined;
 }
 
 /**
@@ -282,5 +288,8 @@ export async function atFirstPage(page: Page): Promise<boolean> {
  */
 export async function everyPage(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
   await chooseWhileShown(page, BACK, 'Previous');
+  // A pager with "Next" alone is walked back by loading the address its trail began on (see `list_trail.ts`).
+  const start = trailStart(page);
+  if (start !== page.url()) await page.goto(start);
   return await fromHere(page, visit);
 }

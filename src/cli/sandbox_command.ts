@@ -17,7 +17,7 @@ Stops on Ctrl-C or SIGTERM.
 
   --port N       port to listen on (default 8787; 0 picks a free one)
   --test-mode    also mount the test controls at /__test (clock, faults, reset)
-  --ui-variant N with --test-mode: serve alternative UI 1 to 5 (same documented
+  --ui-variant N with --test-mode: serve alternative UI 1 to 6 (same documented
                  labels, different markup), to check the contract suite against it
 
 SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_PREDICT_SERVICE_ID

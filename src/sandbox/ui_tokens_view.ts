@@ -7,7 +7,7 @@ import type { Store, TokenRecord } from './store.ts';
 import { errorText, fieldLabel, type Html, revokeButton, says, table, topNav, when } from './ui_parts.ts';
 import type { UiStyle } from './ui_variants.ts';
 
-/** How many tokens a list split into pages shows on each, or loads at a time (`pages: 'paged' | 'more' | 'scroll'`). */
+/** How many tokens a list split into pages shows on each, or loads at a time (`pages` other than `'one'`). */
 const PAGE_SIZE = 5;
 
 /** The choices of a filter offered as links (`revokedIn: 'filter-links'`), by their `?status=`; Active when none is asked for. */
@@ -171,7 +171,7 @@ export function tokensView(
 
 /**
  * What leads to the other parts of a list in parts: pages with no "First"
- * nor "Previous" on the first and a disabled "Next" on the last; a
+ * nor "Previous" on the first (nor on any, when the pager offers only "Next") and a disabled "Next" on the last; a
  * "Load more" button, whose script adds the next part's entries; or a
  * "Loading…" line at the end of the list, whose script adds them when it
  * shows.
@@ -190,7 +190,9 @@ function pagerOf(style: UiStyle, number: number, pages: number, href: (part: num
       ? html`<button type="button" data-more="${href(number + 1)}">Load more</button>`
       : html`<p class="muted" data-more="${href(number + 1)}" data-on-sight>Loading…</p>`;
   }
-  const back = number > 1 ? html`<a href="${href(1)}">« First</a> <a href="${href(number - 1)}">‹ Previous</a>` : '';
+  const back = number > 1 && style.pages === 'paged'
+    ? html`<a href="${href(1)}">« First</a> <a href="${href(number - 1)}">‹ Previous</a>`
+    : '';
   const next = number < pages ? html`<a href="${href(number + 1)}">Next ›</a>` : html`<button type="button" disabled>Next ›</button>`;
   return html`<nav class="pager" aria-label="Pages">${back} <span>Page ${number} of ${pages}</span> ${next}</nav>`;
 }

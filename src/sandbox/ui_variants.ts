@@ -44,9 +44,10 @@ export interface UiStyle {
    * a page, oldest first, with "« First", "‹ Previous" and "Next ›" in a
    * `<nav>`; or the oldest five first, and a "Load more" button that adds the
    * next five; or the oldest five first in a box that scrolls, whose script fetches the next five when the box is
-   * scrolled to its end ("infinite scrolling").
+   * scrolled to its end ("infinite scrolling"); or five to a page, oldest first, with only "Next ›", as a pager over
+   * a cursor offers: no way back but the list's first address.
    */
-  readonly pages: 'one' | 'paged' | 'more' | 'scroll';
+  readonly pages: 'one' | 'paged' | 'more' | 'scroll' | 'next-only';
   /** The creation form's field labels: tied to their inputs by `for`, or only written before them. */
   readonly fieldLabels: 'for' | 'beside';
   /** The Scope field: a text input, or a `<select>` of the services, each choice showing the service's name with its id as value. */
@@ -108,7 +109,8 @@ const OWN_UI: UiStyle = {
 /**
  * Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open; 4 is variant 0 with
  * its revoked tokens in a tab of their own, and the value, confirmation and list of other variants; 5 is variant 0
- * with a filter of links and a list in items that grows as it is scrolled.
+ * with a filter of links and a list in items that grows as it is scrolled; 6 is variant 0 with pages that offer only
+ * "Next".
  */
 export const UI_VARIANTS: readonly UiStyle[] = [
   OWN_UI,
@@ -177,7 +179,8 @@ export const UI_VARIANTS: readonly UiStyle[] = [
   },
   { ...OWN_UI, value: 'pre', list: 'dated-table', revokedIn: 'tabs', confirm: 'inline' },
   { ...OWN_UI, list: 'list', revokedIn: 'filter-links', pages: 'scroll' },
+  { ...OWN_UI, pages: 'next-only' },
 ];
 
-/** A variant number, 0 (the default UI) to 5. */
-export type UiVariant = 0 | 1 | 2 | 3 | 4 | 5;
+/** A variant number, 0 (the default UI) to 6. */
+export type UiVariant = 0 | 1 | 2 | 3 | 4 | 5 | 6;
