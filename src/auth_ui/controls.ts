@@ -1,6 +1,7 @@
 /**
  * The documented controls of contract 5.3, found by role and label only (a
- * button, a link, a tab or a menu item; the label whole, in any case),
+ * button, a link, a tab or a menu item; the label whole, in any case, beside
+ * symbols; in its accessible name or its text),
  * clicked until what they open shows; toggles pressed by their labels;
  * the elements that show a given text; the error a page shows;
  * and the marking of secrets on a page so that failure screenshots mask them.
@@ -57,17 +58,20 @@ export async function visibleNow(locator: Locator): Promise<boolean> {
   return await locator.isVisible().catch(() => false);
 }
 
+/** What may stand around a label: spaces, punctuation and symbols (an icon written as text, "＋", "›", a required mark "*", a colon). */
+const AROUND = '[\\s\\p{P}\\p{S}]*';
+
 /**
  * A documented label as a pattern: the whole text, in any case, with
- * surrounding space; for a field, also a required mark or colon after it.
+ * spaces, punctuation and symbols around it (`＋ New permanent token`,
+ * `Create ›`, `Name *`, `Scope:`); never with another word or number.
  *
  * @param text the label as contract 5.3 writes it
- * @param mark whether a `*` or `:` may follow (field labels)
  * @returns the pattern
  */
-export function labelled(text: string, mark = false): RegExp {
+export function labelled(text: string): RegExp {
   const escaped = escapeRegExp(text).replace(/ /g, '\\s+');
-  return new RegExp(`^\\s*${escaped}${mark ? '\\s*[*:]?' : ''}\\s*$`, 'i');
+  return new RegExp(`^${AROUND}${escaped}${AROUND}$`, 'iu');
 }
 
 /**
@@ -92,17 +96,23 @@ export function control(scope: Page | Locator, name: string): Locator {
 }
 
 /**
- * Every visible control of a label, as {@link control} finds one.
+ * Every visible control of a label, as {@link control} finds one: by its accessible name, or by its text when its name
+ * says more (a Revoke button that shows "Revoke" and is named "Revoke the token “nightly”" for screen readers).
  *
  * @param scope where to look
- * @param name its label as documented (matched whole, in any case), or a pattern for labels the contract does not document
+ * @param name its label as documented (matched as {@link labelled} matches it), or a pattern for labels the contract does not document
  * @returns the locator
  */
 export function everyControl(scope: Page | Locator, name: string | RegExp): Locator {
   const options = { name: typeof name === 'string' ? labelled(name) : name };
   return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
-    .or(scope.getByRole('menuitem', options)).filter({ visible: true });
+    .or(scope.getByRole('menuitem', options))
+    .or(scope.locator(CONTROLS).filter({ hasText: options.name }))
+    .filter({ visible: true });
 }
+
+/** The elements that are buttons, links, tabs or menu items, by their markup. */
+const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role=menuitem]';
 
 /**
  * Elements that show a text: as their whole text, or as one of their own

@@ -56,7 +56,7 @@ export class NewTokenDialog {
     // from a column header, whose next cell may hold the list's filter.
     const next = 'following-sibling::*[1]/descendant-or-self::*[self::input or self::textarea or self::select]';
     const field = (label: string) => {
-      const text = labelled(label, true);
+      const text = labelled(label);
       const after = page.getByText(text).locator(`xpath=(self::*[not(self::th) and not(@role="columnheader")]/${next})[1]`);
       return page.getByLabel(text).or(page.getByPlaceholder(text)).or(after).filter({ visible: true }).first();
     };

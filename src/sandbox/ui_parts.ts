@@ -13,15 +13,29 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** A time as the UI shows it, e.g. `2026-11-23 01:15 UTC`. */
 export const when = (at: number) => new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
+/** The symbol a decorated label shows before it (`labels: 'decorated'`), as an icon written as text; "Create" shows one after it. */
+const ICONS: Readonly<Record<string, string>> = {
+  'Tokens and sessions': '🛡',
+  TOKENS: '🔑',
+  'New permanent token': '＋',
+  Add: '＋',
+  'Copy token value': '📋',
+  Done: '✓',
+  Revoke: '🗑',
+  OK: '✔',
+};
+
 /**
  * A documented control label as the variant's markup writes it.
  *
  * @param style the UI variant
  * @param text the label as contract 5.3 writes it
- * @returns the label, or the label upper-case (`labels: 'other-case'`)
+ * @returns the label, the label upper-case (`labels: 'other-case'`), or the label beside a symbol (`labels: 'decorated'`)
  */
 export function says(style: UiStyle, text: string): string {
-  return style.labels === 'other-case' ? text.toUpperCase() : text;
+  if (style.labels === 'other-case') return text.toUpperCase();
+  if (style.labels === 'decorated') return text === 'Create' ? `${text} ›` : `${ICONS[text] ?? '•'} ${text}`;
+  return text;
 }
 
 /**
@@ -59,9 +73,18 @@ export function table(label: string, headers: readonly (string | Html)[], rows: 
   `;
 }
 
-/** A revoke button that asks for confirmation (`ui.js`). */
-export function revokeButton(url: string, confirmText: string, label: string): Html {
-  return html`<button class="danger" type="button" data-revoke="${url}" data-confirm="${confirmText}">${label}</button>`;
+/**
+ * A revoke button that asks for confirmation (`ui.js`).
+ *
+ * @param url where the revocation is posted
+ * @param confirmText the question the confirmation asks
+ * @param label the button's text
+ * @param name the button's accessible name, when it says more than its text
+ * @returns the button
+ */
+export function revokeButton(url: string, confirmText: string, label: string, name?: string): Html {
+  const named = name === undefined ? '' : html`aria-label="${name}"`;
+  return html`<button class="danger" type="button" data-revoke="${url}" data-confirm="${confirmText}" ${named}>${label}</button>`;
 }
 
 /**
@@ -74,7 +97,7 @@ export function revokeButton(url: string, confirmText: string, label: string): H
 export function topNav(current: 'overview' | 'tokens' | 'sessions', style: UiStyle): Html {
   // The other-case markup writes "Tokens", shown as TOKENS by the stylesheet (class "caps").
   const shown = (label: string) =>
-    style.labels === 'other-case' ? html`<span class="caps">${label.charAt(0) + label.slice(1).toLowerCase()}</span>` : label;
+    style.labels === 'other-case' ? html`<span class="caps">${label.charAt(0) + label.slice(1).toLowerCase()}</span>` : says(style, label);
   const entries = [['/security/tokens', shown('TOKENS'), 'tokens'], ['/security/sessions', shown('SESSIONS'), 'sessions']] as const;
   if (style.nav === 'buttons') {
     return html`<nav class="top" aria-label="Sections">${

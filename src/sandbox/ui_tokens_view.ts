@@ -54,7 +54,12 @@ export function tokensView(
   };
   const revoke = (t: TokenRecord) =>
     t.revokedAt === undefined
-      ? revokeButton(`/security/tokens/${t.id}/revoke`, `Revoke the token "${t.name}"? It stops working at once.`, says(style, 'Revoke'))
+      ? revokeButton(
+        `/security/tokens/${t.id}/revoke`,
+        `Revoke the token "${t.name}"? It stops working at once.`,
+        says(style, 'Revoke'),
+        style.labels === 'decorated' ? `Revoke the token “${t.name}”` : undefined,
+      )
       : '';
   const about = (t: TokenRecord) => html`<span class="muted">for ${t.serviceIds.join(', ')}, since ${when(t.createdAt)}</span>`;
   // A table with the name first, or with the creation date first.

@@ -63,9 +63,11 @@ export interface UiStyle {
   /**
    * How the markup writes the documented labels: as documented, or in another
    * case (the navigation in title case shown upper-case by CSS, the other
-   * controls upper-case) with required-field marks (`Name *`).
+   * controls upper-case) with required-field marks (`Name *`), or beside a
+   * symbol written as text, as an icon (`＋ New permanent token`, `Create ›`),
+   * each token's Revoke button named for its token by `aria-label`.
    */
-  readonly labels: 'documented' | 'other-case';
+  readonly labels: 'documented' | 'other-case' | 'decorated';
   /**
    * The login form: a `<form>` posted by the browser, or a script's inputs
    * without a form, below a search field, kept as a React app keeps
@@ -110,7 +112,7 @@ const OWN_UI: UiStyle = {
  * Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open; 4 is variant 0 with
  * its revoked tokens in a tab of their own, and the value, confirmation and list of other variants; 5 is variant 0
  * with a filter of links and a list in items that grows as it is scrolled; 6 is variant 0 with pages that offer only
- * "Next".
+ * "Next", and its labels beside symbols.
  */
 export const UI_VARIANTS: readonly UiStyle[] = [
   OWN_UI,
@@ -179,7 +181,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
   },
   { ...OWN_UI, value: 'pre', list: 'dated-table', revokedIn: 'tabs', confirm: 'inline' },
   { ...OWN_UI, list: 'list', revokedIn: 'filter-links', pages: 'scroll' },
-  { ...OWN_UI, pages: 'next-only' },
+  { ...OWN_UI, pages: 'next-only', labels: 'decorated' },
 ];
 
 /** A variant number, 0 (the default UI) to 6. */

@@ -58,6 +58,18 @@ describe('UI variants keep the documented labels and change everything else', ()
       assert.equal(all.includes('sixth'), style.pages === 'one', `variant ${variant}: the newest token in the first part`);
       const labels = style.labels === 'documented'
         ? ['>TOKENS<', '>New permanent token<', '>Name<', '>Scope<', '>Add<', '>Create<', '>Copy token value<', '>Done<', '>Revoke<']
+        : style.labels === 'decorated'
+        ? [
+          '>🔑 TOKENS<',
+          '>＋ New permanent token<',
+          '>Name<',
+          '>Scope<',
+          '>＋ Add<',
+          '>Create ›<',
+          '>📋 Copy token value<',
+          '>✓ Done<',
+          ' aria-label="Revoke the token “second”">🗑 Revoke<',
+        ]
         : [
           '<span class="caps">Tokens</span>',
           '>NEW PERMANENT TOKEN<',
@@ -70,7 +82,8 @@ describe('UI variants keep the documented labels and change everything else', ()
           '>REVOKE<',
         ];
       for (const label of labels) assert.ok(tokens.includes(label), `variant ${variant} shows "${label}"`);
-      assert.ok(home.includes(style.labels === 'documented' ? '>Tokens and sessions<' : '>TOKENS AND SESSIONS<'));
+      const entry = { documented: '>Tokens and sessions<', 'other-case': '>TOKENS AND SESSIONS<', decorated: '>🛡 Tokens and sessions<' };
+      assert.ok(home.includes(entry[style.labels]), `variant ${variant}: "Tokens and sessions"`);
       assert.ok(login.includes(`>${style.login.submit}</button>`), `variant ${variant}: login wording`);
       assert.equal(/<form\s+method="post"\s+action="\/login">/.test(login), style.loginForm === 'form', `variant ${variant}: login kind`);
       assert.equal(login.includes('<div id="login-app"'), style.loginForm === 'script', `variant ${variant}: a script's login`);

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type Browser, chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from './browser.ts';
+import { everyControl, labelled } from './controls.ts';
+
+let browser: Browser;
+
+before(async () => {
+  browser = await chromium.launch(chromiumLaunchOptions());
+});
+after(async () => {
+  await browser.close();
+});
+
+test('a documented label matches whole, in any case, beside spaces, punctuation and symbols, never beside another word or number', () => {
+  const matches = (label: string, shown: string) => labelled(label).test(shown);
+  for (
+    const shown of [
+      'New permanent token',
+      ' NEW  PERMANENT\ntoken ',
+      '＋ New permanent token',
+      'New permanent token…',
+      '+New permanent token',
+    ]
+  ) {
+    assert.equal(matches('New permanent token', shown), true, shown);
+  }
+  for (const shown of ['Name *', 'Name:', '* Name']) assert.equal(matches('Name', shown), true, shown);
+  for (const shown of ['Create ›', '🗑 Revoke', '✓ Done', '📋 Copy token value']) {
+    assert.equal(matches(shown.replace(/^\W+|\W+$/gu, ''), shown), true, shown);
+  }
+  for (const [label, shown] of [['Revoke', 'Revoke all'], ['Revoke', 'Revoked'], ['TOKENS', 'Tokens 3'], ['Done', 'Not done']]) {
+    assert.equal(matches(label as string, shown as string), false, shown);
+  }
+  assert.equal(matches('Copy token value', 'Copy token.value'), false, "the label's own characters are literal");
+});
+
+test('a control is found by its accessible name, or by its text when its name says more; once, and only when visible', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.setContent(`
+      <table>
+        <tr><td>alpha</td><td><button aria-label="Revoke the token “alpha”">Revoke</button></td></tr>
+        <tr><td>beta</td><td><button aria-label="Revoke"><svg aria-hidden="true" width="8" height="8"></svg></button></td></tr>
+        <tr><td>gamma</td><td><a href="/revoke/gamma" title="Revoke gamma">🗑 Revoke</a></td></tr>
+        <tr><td>delta</td><td><button>Revoke all</button> <button>Revoked</button> <button hidden>Revoke</button></td></tr>
+      </table>
+      <button>＋ New permanent token</button>
+      <div role="button" tabindex="0">Create ›</div>
+      <nav><a href="/tokens">Tokens 3</a></nav>`);
+    const names = (label: string) =>
+      everyControl(page, label).evaluateAll((elements) =>
+        elements.map((element) => element.closest('tr')?.cells[0]?.textContent ?? element.textContent)
+      );
+    assert.deepEqual(await names('Revoke'), ['alpha', 'beta', 'gamma']);
+    assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);
+    assert.deepEqual(await names('Create'), ['Create ›']);
+    assert.deepEqual(await names('TOKENS'), [], 'a label followed by a number is another label');
+  } finally {
+    await page.close();
+  }
+});
