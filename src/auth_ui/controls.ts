@@ -64,14 +64,15 @@ const AROUND = '[\\s\\p{P}\\p{S}]*';
 /**
  * A documented label as a pattern: the whole text, in any case, with
  * spaces, punctuation and symbols around it (`＋ New permanent token`,
- * `Create ›`, `Name *`, `Scope:`); never with another word or number.
+ * `Create ›`, `Name *`, `Scope:`) and a count after it, as a badge shows one
+ * (`Tokens 3`, `Tokens (3)`); never with another word.
  *
  * @param text the label as contract 5.3 writes it
  * @returns the pattern
  */
 export function labelled(text: string): RegExp {
   const escaped = escapeRegExp(text).replace(/ /g, '\\s+');
-  return new RegExp(`^${AROUND}${escaped}${AROUND}$`, 'iu');
+  return new RegExp(`^${AROUND}${escaped}${AROUND}(?:\\d+${AROUND})?$`, 'iu');
 }
 
 /**

@@ -13,7 +13,7 @@ after(async () => {
   await browser.close();
 });
 
-test('a documented label matches whole, in any case, beside spaces, punctuation and symbols, never beside another word or number', () => {
+test('a documented label matches whole, in any case, beside spaces, punctuation, symbols and a count after it, never beside another word', () => {
   const matches = (label: string, shown: string) => labelled(label).test(shown);
   for (
     const shown of [
@@ -27,10 +27,16 @@ test('a documented label matches whole, in any case, beside spaces, punctuation 
     assert.equal(matches('New permanent token', shown), true, shown);
   }
   for (const shown of ['Name *', 'Name:', '* Name']) assert.equal(matches('Name', shown), true, shown);
+  for (const shown of ['Tokens 3', 'TOKENS (12)', '🔑 Tokens · 3']) assert.equal(matches('TOKENS', shown), true, shown);
   for (const shown of ['Create ›', '🗑 Revoke', '✓ Done', '📋 Copy token value']) {
     assert.equal(matches(shown.replace(/^\W+|\W+$/gu, ''), shown), true, shown);
   }
-  for (const [label, shown] of [['Revoke', 'Revoke all'], ['Revoke', 'Revoked'], ['TOKENS', 'Tokens 3'], ['Done', 'Not done']]) {
+  for (
+    const [label, shown] of [['Revoke', 'Revoke all'], ['Revoke', 'Revoked'], ['TOKENS', '3 Tokens'], ['TOKENS', 'Tokens 3 new'], [
+      'Done',
+      'Not done',
+    ]]
+  ) {
     assert.equal(matches(label as string, shown as string), false, shown);
   }
   assert.equal(matches('Copy token value', 'Copy token.value'), false, "the label's own characters are literal");
@@ -48,7 +54,7 @@ test('a control is found by its accessible name, or by its text when its name sa
       </table>
       <button>＋ New permanent token</button>
       <div role="button" tabindex="0">Create ›</div>
-      <nav><a href="/tokens">Tokens 3</a></nav>`);
+      <nav><a href="/tokens">Tokens <span class="badge">3</span></a> <a href="/sessions">Sessions</a></nav>`);
     const names = (label: string) =>
       everyControl(page, label).evaluateAll((elements) =>
         elements.map((element) => element.closest('tr')?.cells[0]?.textContent ?? element.textContent)
@@ -56,7 +62,7 @@ test('a control is found by its accessible name, or by its text when its name sa
     assert.deepEqual(await names('Revoke'), ['alpha', 'beta', 'gamma']);
     assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);
     assert.deepEqual(await names('Create'), ['Create ›']);
-    assert.deepEqual(await names('TOKENS'), [], 'a label followed by a number is another label');
+    assert.deepEqual(await names('TOKENS'), ['Tokens 3'], 'a link whose badge counts the tokens');
   } finally {
     await page.close();
   }
