@@ -96,6 +96,9 @@ export function control(scope: Page | Locator, name: string): Locator {
   return everyControl(scope, name).first();
 }
 
+/** The elements that are buttons, links, tabs or menu items, by their markup. */
+const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role=menuitem]';
+
 /**
  * Every visible control of a label, as {@link control} finds one: by its accessible name, or by its text when its name
  * says more (a Revoke button that shows "Revoke" and is named "Revoke the token “nightly”" for screen readers).
@@ -111,9 +114,6 @@ export function everyControl(scope: Page | Locator, name: string | RegExp): Loca
     .or(scope.locator(CONTROLS).filter({ hasText: options.name }))
     .filter({ visible: true });
 }
-
-/** The elements that are buttons, links, tabs or menu items, by their markup. */
-const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role=menuitem]';
 
 /**
  * Elements that show a text: as their whole text, or as one of their own
