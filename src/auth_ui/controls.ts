@@ -101,7 +101,8 @@ const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role
 
 /**
  * Every visible control of a label, as {@link control} finds one: by its accessible name, or by its text when its name
- * says more (a Revoke button that shows "Revoke" and is named "Revoke the token “nightly”" for screen readers).
+ * says more (a Revoke button that shows "Revoke" and is named "Revoke the token “nightly”" for screen readers), or,
+ * for a documented label, by what it shows to sight when words hidden from sight say more (see {@link seesOnly}).
  *
  * @param scope where to look
  * @param name its label as documented (matched as {@link labelled} matches it), or a pattern for labels the contract does not document
@@ -109,10 +110,36 @@ const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role
  */
 export function everyControl(scope: Page | Locator, name: string | RegExp): Locator {
   const options = { name: typeof name === 'string' ? labelled(name) : name };
-  return scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
+  const found = scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .or(scope.getByRole('menuitem', options))
-    .or(scope.locator(CONTROLS).filter({ hasText: options.name }))
-    .filter({ visible: true });
+    .or(scope.locator(CONTROLS).filter({ hasText: options.name }));
+  const seen = typeof name === 'string' ? found.or(scope.locator(CONTROLS).locator(`xpath=self::*[${seesOnly(name)}]`)) : found;
+  return seen.filter({ visible: true });
+}
+
+/**
+ * Classes that hide an element from sight and not from screen readers: Bootstrap's `visually-hidden`, Tailwind's
+ * `sr-only`, GOV.UK's `govuk-visually-hidden`, WordPress's `screen-reader-text`, Salesforce's `slds-assistive-text`,
+ * PrimeFaces' `p-hidden-accessible`, and their like. (A stylesheet's effect is no attribute: XPath reads the class.)
+ */
+const SIGHTLESS = ['visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader', 'assistive-text', 'hidden-accessible'];
+
+/** The XPath condition that an element has a class of {@link SIGHTLESS}. */
+const IS_SIGHTLESS = SIGHTLESS.map((part) => `contains(@class, "${part}")`).join(' or ');
+
+/**
+ * The XPath condition that what an element shows to sight is a label, in any case, where words in a class of
+ * {@link SIGHTLESS} say more to screen readers (`Revoke<span class="visually-hidden"> the token nightly</span>`, as
+ * GOV.UK's design system names each row's action): it holds such words, and one text outside them and outside drawings,
+ * the label.
+ *
+ * @param label the label as contract 5.3 writes it
+ * @returns the condition
+ */
+function seesOnly(label: string): string {
+  const seen = `.//text()[normalize-space()][not(ancestor::*[${IS_SIGHTLESS}] or ancestor::*[local-name()="svg"])]`;
+  return `.//*[${IS_SIGHTLESS}] and count(${seen}) = 1 and ` +
+    `${seen}[translate(normalize-space(), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz") = ${xpathText(label.toLowerCase())}]`;
 }
 
 /**

@@ -42,7 +42,7 @@ test('a documented label matches whole, in any case, beside spaces, punctuation,
   assert.equal(matches('Copy token value', 'Copy token.value'), false, "the label's own characters are literal");
 });
 
-test('a control is found by its accessible name, or by its text when its name says more; once, and only when visible', async () => {
+test('a control is found by its accessible name, by its text when its name says more, or by what shows to sight; once, and only when visible', async () => {
   const page = await browser.newPage();
   try {
     await page.setContent(`
@@ -51,7 +51,11 @@ test('a control is found by its accessible name, or by its text when its name sa
         <tr><td>beta</td><td><button aria-label="Revoke"><svg aria-hidden="true" width="8" height="8"></svg></button></td></tr>
         <tr><td>gamma</td><td><a href="/revoke/gamma" title="Revoke gamma">🗑 Revoke</a></td></tr>
         <tr><td>delta</td><td><button>Revoke all</button> <button>Revoked</button> <button hidden>Revoke</button></td></tr>
+        <tr><td>epsilon</td><td><button>Revoke<span class="visually-hidden"> the token epsilon</span></button></td></tr>
+        <tr><td>zeta</td><td><a href="/zeta"><svg width="8" height="8"><title>Bin</title></svg> REVOKE <span class="sr-only">zeta</span></a></td></tr>
+        <tr><td>eta</td><td><button>Revoke <b>all</b><span class="sr-only"> tokens</span></button> <button>Revoke all<span class="sr-only"> tokens</span></button></td></tr>
       </table>
+      <style>.visually-hidden, .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }</style>
       <button>＋ New permanent token</button>
       <div role="button" tabindex="0">Create ›</div>
       <nav><a href="/tokens">Tokens <span class="badge">3</span></a> <a href="/sessions">Sessions</a></nav>`);
@@ -59,7 +63,11 @@ test('a control is found by its accessible name, or by its text when its name sa
       everyControl(page, label).evaluateAll((elements) =>
         elements.map((element) => element.closest('tr')?.cells[0]?.textContent ?? element.textContent)
       );
-    assert.deepEqual(await names('Revoke'), ['alpha', 'beta', 'gamma']);
+    assert.deepEqual(
+      await names('Revoke'),
+      ['alpha', 'beta', 'gamma', 'epsilon', 'zeta'],
+      'what shows to sight, where hidden words say more',
+    );
     assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);
     assert.deepEqual(await names('Create'), ['Create ›']);
     assert.deepEqual(await names('TOKENS'), ['Tokens 3'], 'a link whose badge counts the tokens');

@@ -87,7 +87,8 @@ test("a UI whose certificate's issuer the browser does not trust fails at once, 
 });
 
 // Every UI variant shows added scopes and lists tokens in other markup (table, table with the date first, list items, plain boxes);
-// variants 1 and 2 show the list in parts of five (pages, "Load more"); variant 4 its revoked tokens in a tab of their own.
+// variants 1 and 2 show the list in parts of five (pages, "Load more"); variant 4 its revoked tokens in a tab of their own, and
+// its Revoke buttons say more in words hidden from sight.
 // Variant 5 runs the list-in-parts flow below, with more tokens than its first part shows.
 for (const uiVariant of [0, 1, 2, 3, 4] as const) {
   test(`UI variant ${uiVariant}: entries are found by name, counted, revoked one at a time and listed`, { timeout: 120_000 }, async () => {

@@ -53,6 +53,7 @@ div.top[role=tablist], ul.top[role=menubar] { display:flex; gap: 4px; padding: 0
 div.top[role=tablist] a, ul.top[role=menubar] a { padding: 12px 14px; color: var(--muted); text-decoration:none; font-weight:600; font-size: 13px; }
 nav.top form { margin: 8px 0; }
 .caps { text-transform: uppercase; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }
 label.inline { display: flex; gap: 6px; align-items: center; font-weight: 500; }
 `;
 

@@ -78,11 +78,11 @@ export function table(label: string, headers: readonly (string | Html)[], rows: 
  *
  * @param url where the revocation is posted
  * @param confirmText the question the confirmation asks
- * @param label the button's text
+ * @param label the button's content
  * @param name the button's accessible name, when it says more than its text
  * @returns the button
  */
-export function revokeButton(url: string, confirmText: string, label: string, name?: string): Html {
+export function revokeButton(url: string, confirmText: string, label: string | Html, name?: string): Html {
   const named = name === undefined ? '' : html`aria-label="${name}"`;
   return html`<button class="danger" type="button" data-revoke="${url}" data-confirm="${confirmText}" ${named}>${label}</button>`;
 }

@@ -57,7 +57,7 @@ export function tokensView(
       ? revokeButton(
         `/security/tokens/${t.id}/revoke`,
         `Revoke the token "${t.name}"? It stops working at once.`,
-        says(style, 'Revoke'),
+        style.labels === 'hidden-words' ? html`Revoke<span class="visually-hidden"> the token “${t.name}”</span>` : says(style, 'Revoke'),
         style.labels === 'decorated' ? `Revoke the token “${t.name}”` : undefined,
       )
       : '';

@@ -65,9 +65,10 @@ export interface UiStyle {
    * case (the navigation in title case shown upper-case by CSS, the other
    * controls upper-case) with required-field marks (`Name *`), or beside a
    * symbol written as text, as an icon (`＋ New permanent token`, `Create ›`),
-   * each token's Revoke button named for its token by `aria-label`.
+   * each token's Revoke button named for its token by `aria-label`; or as documented, each token's Revoke button
+   * saying more in words hidden from sight (`Revoke<span class="visually-hidden"> the token “nightly”</span>`).
    */
-  readonly labels: 'documented' | 'other-case' | 'decorated';
+  readonly labels: 'documented' | 'other-case' | 'decorated' | 'hidden-words';
   /**
    * The login form: a `<form>` posted by the browser, or a script's inputs
    * without a form, below a search field, kept as a React app keeps
@@ -110,9 +111,9 @@ const OWN_UI: UiStyle = {
 
 /**
  * Variant 0 is the sandbox's own UI; 1–3 differ from it in everything the contract leaves open; 4 is variant 0 with
- * its revoked tokens in a tab of their own, and the value, confirmation and list of other variants; 5 is variant 0
- * with a filter of links and a list in items that grows as it is scrolled; 6 is variant 0 with pages that offer only
- * "Next", and its labels beside symbols.
+ * its revoked tokens in a tab of their own, the value, confirmation and list of other variants, and words hidden from
+ * sight in its Revoke buttons; 5 is variant 0 with a filter of links and a list in items that grows as it is
+ * scrolled; 6 is variant 0 with pages that offer only "Next", and its labels beside symbols.
  */
 export const UI_VARIANTS: readonly UiStyle[] = [
   OWN_UI,
@@ -179,7 +180,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     loginSteps: 'one-page',
     loginStart: 'form',
   },
-  { ...OWN_UI, value: 'pre', list: 'dated-table', revokedIn: 'tabs', confirm: 'inline' },
+  { ...OWN_UI, value: 'pre', list: 'dated-table', revokedIn: 'tabs', confirm: 'inline', labels: 'hidden-words' },
   { ...OWN_UI, list: 'list', revokedIn: 'filter-links', pages: 'scroll' },
   { ...OWN_UI, pages: 'next-only', labels: 'decorated' },
 ];

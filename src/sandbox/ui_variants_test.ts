@@ -56,10 +56,11 @@ describe('UI variants keep the documented labels and change everything else', ()
       const all = await (await get('/security/tokens?status=all', cookie)).text();
       assert.equal(onSight.test(all), style.pages === 'scroll', `variant ${variant}: a box that grows as it is scrolled`);
       assert.equal(all.includes('sixth'), style.pages === 'one', `variant ${variant}: the newest token in the first part`);
-      const labels = style.labels === 'documented'
-        ? ['>TOKENS<', '>New permanent token<', '>Name<', '>Scope<', '>Add<', '>Create<', '>Copy token value<', '>Done<', '>Revoke<']
-        : style.labels === 'decorated'
-        ? [
+      const documented = ['>TOKENS<', '>New permanent token<', '>Name<', '>Scope<', '>Add<', '>Create<', '>Copy token value<', '>Done<'];
+      const labels = {
+        documented: [...documented, '>Revoke<'],
+        'hidden-words': [...documented, '>Revoke<span class="visually-hidden"> the token “second”</span><'],
+        decorated: [
           '>🔑 TOKENS<',
           '>＋ New permanent token<',
           '>Name<',
@@ -69,8 +70,8 @@ describe('UI variants keep the documented labels and change everything else', ()
           '>📋 Copy token value<',
           '>✓ Done<',
           ' aria-label="Revoke the token “second”">🗑 Revoke<',
-        ]
-        : [
+        ],
+        'other-case': [
           '<span class="caps">Tokens</span>',
           '>NEW PERMANENT TOKEN<',
           '>Name *<',
@@ -80,9 +81,15 @@ describe('UI variants keep the documented labels and change everything else', ()
           '>COPY TOKEN VALUE<',
           '>DONE<',
           '>REVOKE<',
-        ];
+        ],
+      }[style.labels];
       for (const label of labels) assert.ok(tokens.includes(label), `variant ${variant} shows "${label}"`);
-      const entry = { documented: '>Tokens and sessions<', 'other-case': '>TOKENS AND SESSIONS<', decorated: '>🛡 Tokens and sessions<' };
+      const entry = {
+        documented: '>Tokens and sessions<',
+        'hidden-words': '>Tokens and sessions<',
+        'other-case': '>TOKENS AND SESSIONS<',
+        decorated: '>🛡 Tokens and sessions<',
+      };
       assert.ok(home.includes(entry[style.labels]), `variant ${variant}: "Tokens and sessions"`);
       assert.ok(login.includes(`>${style.login.submit}</button>`), `variant ${variant}: login wording`);
       assert.equal(/<form\s+method="post"\s+action="\/login">/.test(login), style.loginForm === 'form', `variant ${variant}: login kind`);
