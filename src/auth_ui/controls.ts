@@ -102,7 +102,8 @@ const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role
 /**
  * Every visible control of a label, as {@link control} finds one: by its accessible name, or by its text when its name
  * says more (a Revoke button that shows "Revoke" and is named "Revoke the token “nightly”" for screen readers), or,
- * for a documented label, by what it shows to sight when words hidden from sight say more (see {@link seesOnly}).
+ * for a documented label, by what it shows as its label when words set aside from it say more: words hidden from sight,
+ * an icon font's word (see {@link seesOnly}).
  *
  * @param scope where to look
  * @param name its label as documented (matched as {@link labelled} matches it), or a pattern for labels the contract does not document
@@ -118,27 +119,42 @@ export function everyControl(scope: Page | Locator, name: string | RegExp): Loca
 }
 
 /**
- * Classes that hide an element from sight and not from screen readers: Bootstrap's `visually-hidden`, Tailwind's
- * `sr-only`, GOV.UK's `govuk-visually-hidden`, WordPress's `screen-reader-text`, Salesforce's `slds-assistive-text`,
- * PrimeFaces' `p-hidden-accessible`, and their like. (A stylesheet's effect is no attribute: XPath reads the class.)
+ * Classes whose words are not what a control shows as its label: those that hide an element from sight and not from
+ * screen readers (Bootstrap's `visually-hidden`, Tailwind's `sr-only`, GOV.UK's `govuk-visually-hidden`, WordPress's
+ * `screen-reader-text`, Salesforce's `slds-assistive-text`, PrimeFaces' `p-hidden-accessible`, and their like), and
+ * icon fonts that draw a word as a symbol (Google's Material Icons and Symbols, `<span class="material-icons">delete</span>`).
+ * (A stylesheet's effect is no attribute: XPath reads the class.)
  */
-const SIGHTLESS = ['visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader', 'assistive-text', 'hidden-accessible'];
-
-/** The XPath condition that an element has a class of {@link SIGHTLESS}. */
-const IS_SIGHTLESS = SIGHTLESS.map((part) => `contains(@class, "${part}")`).join(' or ');
+const ASIDE_CLASSES = [
+  'visually-hidden',
+  'visuallyhidden',
+  'sr-only',
+  'screen-reader',
+  'assistive-text',
+  'hidden-accessible',
+  'material-icons',
+  'material-symbols',
+];
 
 /**
- * The XPath condition that what an element shows to sight is a label, in any case, where words in a class of
- * {@link SIGHTLESS} say more to screen readers (`Revoke<span class="visually-hidden"> the token nightly</span>`, as
- * GOV.UK's design system names each row's action): it holds such words, and one text outside them and outside drawings,
- * the label.
+ * The XPath condition that an element's words are not what a control shows as its label: it has a class of
+ * {@link ASIDE_CLASSES}, or is a drawing (an `<svg>`, whose `<title>` is text) or Angular Material's `<mat-icon>`.
+ */
+const ASIDE = `${ASIDE_CLASSES.map((part) => `contains(@class, "${part}")`).join(' or ')} or ` +
+  'local-name()="svg" or local-name()="mat-icon"';
+
+/**
+ * The XPath condition that what an element shows as its label is a label, in any case, where words set aside from it
+ * ({@link ASIDE}) say more: to screen readers (`Revoke<span class="visually-hidden"> the token nightly</span>`, as
+ * GOV.UK's design system names each row's action) or as an icon's name (`<span class="material-icons">delete</span>Revoke`).
+ * It holds such words, and one text outside them, the label.
  *
  * @param label the label as contract 5.3 writes it
  * @returns the condition
  */
 function seesOnly(label: string): string {
-  const seen = `.//text()[normalize-space()][not(ancestor::*[${IS_SIGHTLESS}] or ancestor::*[local-name()="svg"])]`;
-  return `.//*[${IS_SIGHTLESS}] and count(${seen}) = 1 and ` +
+  const seen = `.//text()[normalize-space()][not(ancestor::*[${ASIDE}])]`;
+  return `.//*[${ASIDE}] and count(${seen}) = 1 and ` +
     `${seen}[translate(normalize-space(), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz") = ${xpathText(label.toLowerCase())}]`;
 }
 

@@ -42,7 +42,7 @@ test('a documented label matches whole, in any case, beside spaces, punctuation,
   assert.equal(matches('Copy token value', 'Copy token.value'), false, "the label's own characters are literal");
 });
 
-test('a control is found by its accessible name, by its text when its name says more, or by what shows to sight; once, and only when visible', async () => {
+test('a control is found by its accessible name, by its text when its name says more, or by what shows as its label; once, and only when visible', async () => {
   const page = await browser.newPage();
   try {
     await page.setContent(`
@@ -53,6 +53,8 @@ test('a control is found by its accessible name, by its text when its name says 
         <tr><td>delta</td><td><button>Revoke all</button> <button>Revoked</button> <button hidden>Revoke</button></td></tr>
         <tr><td>epsilon</td><td><button>Revoke<span class="visually-hidden"> the token epsilon</span></button></td></tr>
         <tr><td>zeta</td><td><a href="/zeta"><svg width="8" height="8"><title>Bin</title></svg> REVOKE <span class="sr-only">zeta</span></a></td></tr>
+        <tr><td>theta</td><td><button><span class="material-icons">delete</span>Revoke</button></td></tr>
+        <tr><td>iota</td><td><button><mat-icon>delete</mat-icon> Revoke <span class="material-symbols-outlined">warning</span></button></td></tr>
         <tr><td>eta</td><td><button>Revoke <b>all</b><span class="sr-only"> tokens</span></button> <button>Revoke all<span class="sr-only"> tokens</span></button></td></tr>
       </table>
       <style>.visually-hidden, .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }</style>
@@ -65,8 +67,8 @@ test('a control is found by its accessible name, by its text when its name says 
       );
     assert.deepEqual(
       await names('Revoke'),
-      ['alpha', 'beta', 'gamma', 'epsilon', 'zeta'],
-      'what shows to sight, where hidden words say more',
+      ['alpha', 'beta', 'gamma', 'epsilon', 'zeta', 'theta', 'iota'],
+      'what shows as the label, where words set aside from it say more',
     );
     assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);
     assert.deepEqual(await names('Create'), ['Create ›']);
