@@ -114,8 +114,20 @@ export function everyControl(scope: Page | Locator, name: string | RegExp): Loca
   const found = scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .or(scope.getByRole('menuitem', options))
     .or(scope.locator(CONTROLS).filter({ hasText: options.name }));
-  const seen = typeof name === 'string' ? found.or(scope.locator(CONTROLS).locator(`xpath=self::*[${seesOnly(name)}]`)) : found;
-  return seen.filter({ visible: true });
+  return (typeof name === 'string' ? found.or(shownAs(scope, CONTROLS, name)) : found).filter({ visible: true });
+}
+
+/**
+ * Elements that show a documented label once their other words are set aside (see {@link seesOnly}): a control whose
+ * text or name says more than what it shows as its label, a field label with a help icon.
+ *
+ * @param scope where to look
+ * @param selector a CSS selector of the kind of element
+ * @param label the label as contract 5.3 writes it
+ * @returns the locator
+ */
+export function shownAs(scope: Page | Locator, selector: string, label: string): Locator {
+  return scope.locator(selector).locator(`xpath=self::*[${seesOnly(label)}]`);
 }
 
 /**
@@ -153,7 +165,8 @@ const ASIDE = `${ASIDE_CLASSES.map((part) => `contains(@class, "${part}")`).join
  * @returns the condition
  */
 function seesOnly(label: string): string {
-  const seen = `.//text()[normalize-space()][not(ancestor::*[${ASIDE}])]`;
+  // A field's own text (a `<select>`'s choices, in a `<label>` around it) is no word of the label either.
+  const seen = `.//text()[normalize-space()][not(ancestor::*[${ASIDE}] or ancestor::select or ancestor::textarea)]`;
   return `.//*[${ASIDE}] and count(${seen}) = 1 and ` +
     `${seen}[translate(normalize-space(), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz") = ${xpathText(label.toLowerCase())}]`;
 }

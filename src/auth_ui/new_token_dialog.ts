@@ -7,7 +7,7 @@
  * element's value or text, or a word of an element's text (`Your token: <value>`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control, errorSaid, escapeRegExp, labelled, markSecrets, showing, shownError } from './controls.ts';
+import { control, errorSaid, escapeRegExp, labelled, markSecrets, showing, shownAs, shownError } from './controls.ts';
 
 /** One choice of a `<select>`: its value, and its text with spaces collapsed. */
 interface Choice {
@@ -53,12 +53,17 @@ export class NewTokenDialog {
     this.page = page;
     this.#onSecret = onSecret;
     // A field by its label, its placeholder, or (a label not tied to it) the input that follows its label; never
-    // from a column header, whose next cell may hold the list's filter.
-    const next = 'following-sibling::*[1]/descendant-or-self::*[self::input or self::textarea or self::select]';
+    // from a column header, whose next cell may hold the list's filter. A `<label>` that says more than the label in
+    // words set aside (a help icon, words hidden from sight) leads to its field as the browser's focus would.
+    const inputs = 'descendant-or-self::*[self::input or self::textarea or self::select]';
+    const next = `following-sibling::*[1]/${inputs}`;
     const field = (label: string) => {
       const text = labelled(label);
       const after = page.getByText(text).locator(`xpath=(self::*[not(self::th) and not(@role="columnheader")]/${next})[1]`);
-      return page.getByLabel(text).or(page.getByPlaceholder(text)).or(after).filter({ visible: true }).first();
+      const aside = shownAs(page, 'label', label).locator(
+        `xpath=(id(@for) | self::*[not(@for)]/${inputs} | self::*[not(@for)]/${next})[1]`,
+      );
+      return page.getByLabel(text).or(page.getByPlaceholder(text)).or(after).or(aside).filter({ visible: true }).first();
     };
     this.name = field('Name');
     this.scope = field('Scope');

@@ -75,6 +75,26 @@ test('a text Scope field is typed into', async () => {
   await page.close();
 });
 
+test('a field is found by a label that says more in words set aside: a help icon, words hidden from sight', async () => {
+  const page = await browser.newPage();
+  await page.setContent(`
+    <style>.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }</style>
+    <input placeholder="Search tokens">
+    <label for="n">Name <span class="material-icons" title="Any name is allowed">help_outline</span></label>
+    <input id="n">
+    <label>Scope<span class="sr-only"> (a service identifier)</span>
+      <select><option value="">Choose</option><option value="svc-1">Slicing service</option></select></label>
+    <label>Scope notes <span class="material-icons">help</span></label><input class="notes">`);
+  const dialog = new NewTokenDialog(page);
+  await dialog.name.fill('nightly');
+  await dialog.enterScope('svc-1');
+  assert.deepEqual(
+    await page.locator('input, select').evaluateAll((fields) => fields.map((field) => (field as HTMLInputElement).value)),
+    ['', 'nightly', 'svc-1', ''],
+  );
+  await page.close();
+});
+
 test('step 7 without "Copy token value": the failure quotes the error the page shows (an alert, or text that reads as one)', async () => {
   const shown = async (body: string) => {
     const page = await browser.newPage();
