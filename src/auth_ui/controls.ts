@@ -1,7 +1,8 @@
 /**
  * The documented controls of contract 5.3, found by role and label only (a
  * button, a link, a tab or a menu item; the label whole, in any case, beside
- * symbols; in its accessible name or its text),
+ * symbols; in its accessible name, its text, or what it shows once words
+ * hidden from sight and icons' words are set aside),
  * clicked until what they open shows; toggles pressed by their labels;
  * the elements that show a given text; the error a page shows;
  * and the marking of secrets on a page so that failure screenshots mask them.
