@@ -8,6 +8,7 @@
  * and the marking of secrets on a page so that failure screenshots mask them.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { labelled, seesOnly, showsText } from './label_match.ts';
 
 /** Marks an element as holding a secret, so failure screenshots mask it. */
 export const SECRET_ATTRIBUTE = 'data-slicer-secret';
@@ -59,33 +60,6 @@ export async function visibleNow(locator: Locator): Promise<boolean> {
   return await locator.isVisible().catch(() => false);
 }
 
-/** What may stand around a label: spaces, punctuation and symbols (an icon written as text, "＋", "›", a required mark "*", a colon). */
-const AROUND = '[\\s\\p{P}\\p{S}]*';
-
-/**
- * A documented label as a pattern: the whole text, in any case, with
- * spaces, punctuation and symbols around it (`＋ New permanent token`,
- * `Create ›`, `Name *`, `Scope:`) and a count after it, as a badge shows one
- * (`Tokens 3`, `Tokens (3)`); never with another word.
- *
- * @param text the label as contract 5.3 writes it
- * @returns the pattern
- */
-export function labelled(text: string): RegExp {
-  const escaped = escapeRegExp(text).replace(/ /g, '\\s+');
-  return new RegExp(`^${AROUND}${escaped}${AROUND}(?:\\d+${AROUND})?$`, 'iu');
-}
-
-/**
- * A text as a pattern that matches it literally.
- *
- * @param text the text
- * @returns the pattern's source
- */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * A documented control by its label (whole, in any case), whether a button, a link, a tab or a menu item; the first visible one.
  *
@@ -132,47 +106,6 @@ export function shownAs(scope: Page | Locator, selector: string, label: string):
 }
 
 /**
- * Classes whose words are not what a control shows as its label: those that hide an element from sight and not from
- * screen readers (Bootstrap's `visually-hidden`, Tailwind's `sr-only`, GOV.UK's `govuk-visually-hidden`, WordPress's
- * `screen-reader-text`, Salesforce's `slds-assistive-text`, PrimeFaces' `p-hidden-accessible`, and their like), and
- * icon fonts that draw a word as a symbol (Google's Material Icons and Symbols, `<span class="material-icons">delete</span>`).
- * (A stylesheet's effect is no attribute: XPath reads the class.)
- */
-const ASIDE_CLASSES = [
-  'visually-hidden',
-  'visuallyhidden',
-  'sr-only',
-  'screen-reader',
-  'assistive-text',
-  'hidden-accessible',
-  'material-icons',
-  'material-symbols',
-];
-
-/**
- * The XPath condition that an element's words are not what a control shows as its label: it has a class of
- * {@link ASIDE_CLASSES}, or is a drawing (an `<svg>`, whose `<title>` is text) or Angular Material's `<mat-icon>`.
- */
-const ASIDE = `${ASIDE_CLASSES.map((part) => `contains(@class, "${part}")`).join(' or ')} or ` +
-  'local-name()="svg" or local-name()="mat-icon"';
-
-/**
- * The XPath condition that what an element shows as its label is a label, in any case, where words set aside from it
- * ({@link ASIDE}) say more: to screen readers (`Revoke<span class="visually-hidden"> the token nightly</span>`, as
- * GOV.UK's design system names each row's action) or as an icon's name (`<span class="material-icons">delete</span>Revoke`).
- * It holds such words, and one text outside them, the label.
- *
- * @param label the label as contract 5.3 writes it
- * @returns the condition
- */
-function seesOnly(label: string): string {
-  // A field's own text (a `<select>`'s choices, in a `<label>` around it) is no word of the label either.
-  const seen = `.//text()[normalize-space()][not(ancestor::*[${ASIDE}] or ancestor::select or ancestor::textarea)]`;
-  return `.//*[${ASIDE}] and count(${seen}) = 1 and ` +
-    `${seen}[translate(normalize-space(), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz") = ${xpathText(label.toLowerCase())}]`;
-}
-
-/**
  * Elements that show a text: as their whole text, or as one of their own
  * texts beside other elements (`<li>name <button>×</button></li>`); spaces
  * compared collapsed, case as given. Found by XPath, in the page's body.
@@ -183,31 +116,6 @@ function seesOnly(label: string): string {
  */
 export function showing(page: Page, text: string): Locator {
   return page.locator(`xpath=//body//*[not(self::script or self::style)][${showsText(text)}]`);
-}
-
-/**
- * The XPath condition of {@link showing}, for an element in context.
- *
- * @param text the text
- * @returns the condition
- */
-export function showsText(text: string): string {
-  const literal = xpathText(text);
-  return `normalize-space(.)=${literal} or text()[normalize-space(.)=${literal}]`;
-}
-
-/**
- * A text as an XPath 1.0 string literal, whatever quotes it holds, with its
- * spaces collapsed as `normalize-space()` collapses them.
- *
- * @param text the text
- * @returns the literal
- */
-function xpathText(text: string): string {
-  const normal = text.replace(/[ \t\r\n]+/g, ' ').trim();
-  if (!normal.includes("'")) return `'${normal}'`;
-  if (!normal.includes('"')) return `"${normal}"`;
-  return `concat(${normal.split("'").map((part) => `'${part}'`).join(`, "'", `)})`;
 }
 
 /** Words an error message uses, for a UI that shows its error as plain text. */

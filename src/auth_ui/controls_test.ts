@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from './browser.ts';
-import { everyControl, labelled } from './controls.ts';
+import { everyControl } from './controls.ts';
+import { labelled } from './label_match.ts';
 
 let browser: Browser;
 

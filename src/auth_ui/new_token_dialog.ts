@@ -7,7 +7,8 @@
  * element's value or text, or a word of an element's text (`Your token: <value>`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control, errorSaid, escapeRegExp, labelled, markSecrets, showing, shownAs, shownError } from './controls.ts';
+import { control, errorSaid, markSecrets, showing, shownAs, shownError } from './controls.ts';
+import { escapeRegExp, labelled } from './label_match.ts';
 
 /** One choice of a `<select>`: its value, and its text with spaces collapsed. */
 interface Choice {

@@ -6,7 +6,8 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
-import { control, everyControl, loaded, showing, showsText, visibleNow } from './controls.ts';
+import { control, everyControl, loaded, showing, visibleNow } from './controls.ts';
+import { showsText } from './label_match.ts';
 import * as marks from './list_marks.ts';
 import { type ListedToken, tokensIn } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
