@@ -26,7 +26,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     return undefined;
   }
   const ignored = ignoredByTheSandbox();
-  // SLICER_SANDBOX_UI_VARIANT (0–5) serves an alternative UI: the suite must not know which one it faces.
+  // SLICER_SANDBOX_UI_VARIANT (0–6) serves an alternative UI: the suite must not know which one it faces.
   const uiVariant = tools.sandboxUiVariant as UiVariant;
   const sandbox = await startSandbox({ testMode: true, uiVariant });
   const violations = tools.sandboxViolations;

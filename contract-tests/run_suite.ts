@@ -92,6 +92,8 @@ export interface Run {
   /** The clause of each failed test. */
   clauses: string[];
   messages: string;
+  /** The errors of attempts that failed before a retry passed (a live run retries once), each after its test's title. */
+  retried: string;
   passed: number;
   /** Every report the run wrote, and its output. */
   report: string;
@@ -163,6 +165,7 @@ export async function runSuite(args: string[], options: RunOptions = {}): Promis
         exitCode: run.code,
         clauses: [],
         messages: '',
+        retried: '',
         passed: 0,
         report: '',
         compliance: '',
@@ -174,12 +177,14 @@ export async function runSuite(args: string[], options: RunOptions = {}): Promis
     const text = readFileSync(json, 'utf8');
     const report = JSON.parse(text) as { suites: JsonSuite[] };
     const failed: { clause: string; message: string }[] = [];
+    const retried: string[] = [];
     let passed = 0;
     const walk = (suite: JsonSuite) => {
       for (const spec of suite.specs ?? []) {
         for (const t of spec.tests) {
           const last = t.results.at(-1);
           if (last?.status === 'passed') passed++;
+          for (const attempt of t.results.slice(0, -1)) retried.push(`${spec.title}: ${attempt.error?.message ?? attempt.status}`);
           if (last && last.status !== 'passed' && last.status !== 'skipped') {
             failed.push({
               clause: t.annotations.find((a) => a.type === 'clause')?.description ?? `(no clause: ${spec.title})`,
@@ -195,6 +200,7 @@ export async function runSuite(args: string[], options: RunOptions = {}): Promis
       exitCode: run.code,
       clauses: failed.map((f) => f.clause),
       messages: failed.map((f) => f.message).join('\n'),
+      retried: retried.join('\n'),
       passed,
       report: [...written.map((file) => file.text), output].join('\n'),
       compliance: readFileSync(join(dir, 'reports', 'compliance.md'), 'utf8'),

@@ -156,7 +156,7 @@ describe('against a separately started service, as a live target, on every UI va
         assert.deepEqual(
           permanent.filter((t) => t.revokedAt === undefined).map((t) => t.name),
           [],
-          'every permanent token the suite created is revoked',
+          `every permanent token the suite created is revoked${result.retried ? `; attempts retried:\n${result.retried}` : ''}`,
         );
         assert.ok(!result.report.includes(service.env.SLICER_PASSWORD), 'the password is in a report');
         assert.ok(issued.length > (browserPart ? 8 : 30), `tokens were issued (${issued.length})`);
