@@ -4,9 +4,10 @@
  * every permanent token a test created, in teardown, even when the test fails.
  * Specs import everything they need from here.
  */
+import { createHash } from 'node:crypto';
 import process from 'node:process';
-import { test as base } from '@playwright/test';
-import { runTokenName } from '../src/auth_ui/run_tokens.ts';
+import { test as base, type TestInfo } from '@playwright/test';
+import { madeByTest, runTokenName } from '../src/auth_ui/run_tokens.ts';
 import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken } from '../src/auth_ui/controls.ts';
 import { TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { systemClock } from '../src/clock.ts';
@@ -88,19 +89,54 @@ export const test = base.extend<Fixtures, { target: Target }>({
     const created: string[] = [];
     // The run id (set by the global setup) lets a cleanup revoke this run's tokens and never a concurrent run's.
     const runId = process.env.SLICER_CONTRACT_RUN_ID ?? 'unnamed';
+    // The test's tag in its token names: its own (a test id starts with its file's), the same on every attempt of it.
+    const tag = createHash('sha256').update(testInfo.testId).digest('hex').slice(0, 6);
     await use({
       name(label) {
-        const name = runTokenName(runId, new Date(), `${testInfo.testId.slice(0, 6)} ${label}`);
+        const name = runTokenName(runId, new Date(), `${tag} ${label}`);
         created.push(name);
         return name;
       },
     });
-    if (created.length === 0) return;
+    // A retry also revokes what the attempts before it left active: a failed attempt's own teardown may not have.
+    const retry = testInfo.retry > 0;
+    if (created.length === 0 && !retry) return;
     // Teardown runs when the test failed too: revoke whatever it left active.
     const page = await context.newPage();
     const tokens = new TokensPage(page, target.authUrl, { username: target.username, password: target.password });
     await tokens.open();
-    await tokens.revokeEvery(created);
+    const earlier = retry ? await leftByEarlierAttempts(tokens, runId, tag, created, testInfo) : [];
+    await tokens.revokeEvery([...created, ...earlier]);
     await page.close();
   },
 });
+
+/**
+ * The tokens an earlier attempt of a test left active: this run's, with the test's tag, read from the whole list. A
+ * list that cannot be read whole (entries in neither a table nor a list) is noted in the report instead.
+ *
+ * @param tokens the TOKENS page, open
+ * @param runId the run
+ * @param tag the test's tag in its token names
+ * @param created the names this attempt created (revoked anyway)
+ * @param testInfo the attempt's test info, for the note
+ * @returns the names to revoke
+ */
+async function leftByEarlierAttempts(
+  tokens: TokensPage,
+  runId: string,
+  tag: string,
+  created: readonly string[],
+  testInfo: TestInfo,
+): Promise<string[]> {
+  const listed = await tokens.list().catch((error: Error) => {
+    testInfo.annotations.push({
+      type: 'cleanup',
+      description:
+        `tokens of earlier attempts not looked for (${error.message}); \`slicer-auth permanent revoke --run ${runId}\` revokes them`,
+    });
+    return [];
+  });
+  return listed.filter((token) => !token.revoked && !created.includes(token.name) && madeByTest(token.name, runId, tag))
+    .map((token) => token.name);
+}

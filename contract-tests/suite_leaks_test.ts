@@ -5,12 +5,14 @@
  * value than the new token on screen (a UI test fails while the token shows,
  * unread) — is checked as a live target; then every file the run wrote
  * (reports, blob, artifacts, archives unpacked) and everything it printed is
- * searched for every token that service issued, and for the password.
+ * searched for every token that service issued, and for the password. A
+ * failed attempt that could not revoke its token leaves it to the retry.
  */
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test } from 'node:test';
+import { parseRunTokenName, runTokenName } from '../src/auth_ui/run_tokens.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { STORAGE_STATE } from './paths.ts';
 import { runSuite } from './run_suite.ts';
@@ -36,6 +38,38 @@ test('a run failing at the worst moments leaves no issued token and no password 
     }
     const open = run.written.filter((file) => (file.mode & 0o077) !== 0).map((file) => `${file.path} ${(file.mode & 0o777).toString(8)}`);
     assert.deepEqual(open, [], "every file and folder the run wrote is its owner's only");
+  } finally {
+    await service.close();
+  }
+});
+
+test("a retry revokes the token a failed attempt left active, and neither another test's nor another run's", async () => {
+  const service = await startSandbox({ testMode: true, password: 'Retry-Pa55 +&%' });
+  try {
+    const user = service.env.SLICER_USERNAME;
+    const now = new Date();
+    const others = [runTokenName('retry-run', now, 'zzzzzz another test'), runTokenName('another-run', now, 'zzzzzz a test')];
+    for (const name of others) service.store.issuePermanent(user, name, [service.env.SLICER_SERVICE_ID]);
+    // The first Revoke answers 503: the attempt whose teardown meets it cannot revoke its token, and fails.
+    service.store.addFault({ at: 'revoke', status: 503, times: 1 });
+    // With a second test of the same file, whose token names must carry another tag.
+    const run = await runSuite(['--project', 'ui', '--grep', 'Cancel keeps the token working|HTML special characters'], {
+      live: { ...service.env, SLICER_CONTRACT_RUN_ID: 'retry-run' },
+    });
+    assert.equal(run.exitCode, 0, `the retry passes: ${run.messages}`);
+    assert.match(run.retried, /^[^\n]+: .*Revoke, then OK leaves its entry active/, 'the attempt that met the 503 was retried');
+    const permanent = service.store.list(user, 'permanent');
+    assert.equal(permanent.length, 5, 'each attempt created its token');
+    const tags = (label: string) =>
+      new Set(permanent.map((t) => parseRunTokenName(t.name)?.label).filter((l) => l?.endsWith(label)).map((l) => l?.split(' ')[0]));
+    assert.equal(tags('cancel').size, 1, 'both attempts of a test tag their tokens alike');
+    assert.equal(tags('</script>').size, 1);
+    assert.notDeepEqual(tags('cancel'), tags('</script>'), 'two tests of one file tag their tokens apart');
+    assert.deepEqual(
+      permanent.filter((t) => t.revokedAt === undefined).map((t) => t.name).sort(),
+      others.sort(),
+      "both attempts' are revoked",
+    );
   } finally {
     await service.close();
   }

@@ -13,7 +13,7 @@ export const RUN_TOKEN_PREFIX = 'contract-test';
 export const DEFAULT_MAX_AGE_MS = 24 * 3600_000;
 
 const RUN_ID = /^[\w.-]{1,64}$/;
-const NAME = /^contract-test run=([\w.-]{1,64}) at=(\d{8}T\d{6}Z) /;
+const NAME = /^contract-test run=([\w.-]{1,64}) at=(\d{8}T\d{6}Z) ([^]*)$/;
 
 /** A creation time as names carry it: `20261123T011500Z`. */
 function stamp(at: Date): string {
@@ -55,17 +55,31 @@ export function runTokenName(runId: string, at: Date, label: string): string {
 }
 
 /**
- * The run and creation time a token name carries.
+ * The run, creation time and label a token name carries.
  *
  * @param name a token name
  * @returns them, or undefined for a name no run made
  */
-export function parseRunTokenName(name: string): { runId: string; createdAt: Date } | undefined {
+export function parseRunTokenName(name: string): { runId: string; createdAt: Date; label: string } | undefined {
   const match = NAME.exec(name);
   if (!match) return undefined;
-  const [, runId, at] = match as unknown as [string, string, string];
+  const [, runId, at, label] = match as unknown as [string, string, string, string];
   const iso = `${at.slice(0, 4)}-${at.slice(4, 6)}-${at.slice(6, 8)}T${at.slice(9, 11)}:${at.slice(11, 13)}:${at.slice(13, 15)}Z`;
-  return { runId, createdAt: new Date(iso) };
+  return { runId, createdAt: new Date(iso), label };
+}
+
+/**
+ * Whether a token is one a test of a run made, on any attempt: its name carries the run and starts its label with the
+ * test's tag.
+ *
+ * @param name the token's name
+ * @param runId the run
+ * @param tag the test's tag, as its names carry it (`4be1c2` in `… 4be1c2 revoke`)
+ * @returns true for the test's token
+ */
+export function madeByTest(name: string, runId: string, tag: string): boolean {
+  const parsed = parseRunTokenName(name);
+  return parsed?.runId === runId && parsed.label.startsWith(`${tag} `);
 }
 
 /**

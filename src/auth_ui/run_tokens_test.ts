@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkRunId, cleanupRevokes, newRunId, parseRunTokenName, runTokenName } from './run_tokens.ts';
+import { checkRunId, cleanupRevokes, madeByTest, newRunId, parseRunTokenName, runTokenName } from './run_tokens.ts';
 
 const NOW = new Date('2026-11-23T01:15:00.123Z');
 
 test('a run token name carries its run id and creation time, and reads back', () => {
   const name = runTokenName('nightly-42.1', NOW, '4be1c2 revoke');
   assert.equal(name, 'contract-test run=nightly-42.1 at=20261123T011500Z 4be1c2 revoke');
-  assert.deepEqual(parseRunTokenName(name), { runId: 'nightly-42.1', createdAt: new Date('2026-11-23T01:15:00Z') });
+  assert.deepEqual(parseRunTokenName(name), { runId: 'nightly-42.1', createdAt: new Date('2026-11-23T01:15:00Z'), label: '4be1c2 revoke' });
   assert.equal(parseRunTokenName('contract-test 2026-11-23 old style'), undefined);
   assert.equal(parseRunTokenName('my deploy token'), undefined);
 });
@@ -30,4 +30,14 @@ test('a cleanup revokes its own run and runs older than the maximum age, never a
   assert.equal(cleanupRevokes(crashed, 'run-a', NOW, 48 * 3600_000), false, 'a larger maximum age keeps it');
   assert.equal(cleanupRevokes('contract-test by hand', 'run-a', NOW), false);
   assert.equal(cleanupRevokes('production deploy', 'run-a', NOW, 0), false);
+});
+
+test("a test's tokens are those of its run with its tag, on any attempt: never another run's, another test's or a person's", () => {
+  const earlier = new Date(NOW.getTime() - 60_000);
+  assert.equal(madeByTest(runTokenName('run-a', NOW, '4be1c2 revoke'), 'run-a', '4be1c2'), true);
+  assert.equal(madeByTest(runTokenName('run-a', earlier, '4be1c2 cancel'), 'run-a', '4be1c2'), true, 'an earlier attempt');
+  assert.equal(madeByTest(runTokenName('run-b', NOW, '4be1c2 revoke'), 'run-a', '4be1c2'), false, 'another run');
+  assert.equal(madeByTest(runTokenName('run-a', NOW, '4be1c3 revoke'), 'run-a', '4be1c2'), false, 'another test');
+  assert.equal(madeByTest(runTokenName('run-a', NOW, '4be1c2x revoke'), 'run-a', '4be1c2'), false, 'a longer tag');
+  assert.equal(madeByTest('4be1c2 revoke', 'run-a', '4be1c2'), false, 'a name no run made');
 });

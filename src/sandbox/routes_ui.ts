@@ -10,6 +10,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Session, SESSION_MAX_MS, type Store } from './store.ts';
 import { UI_CSS, UI_JS } from './ui_assets.ts';
 import { UI_VARIANTS, type UiStyle } from './ui_variants.ts';
@@ -156,6 +157,9 @@ export function uiRoutes(store: Store, style: UiStyle = UI_VARIANTS[0] as UiStyl
   });
 
   app.post('/security/tokens/:id/revoke', jsonOnly, (c) => {
+    // A fault queued for the Revoke (test mode) answers instead: the token stays active, as when a service fails.
+    const fault = store.takeFault('revoke');
+    if (fault) throw new HTTPException((fault.status ?? 503) as ContentfulStatusCode, { message: fault.body ?? 'Revoking failed' });
     const user = c.var.session.username;
     // The 'revoke-newest' violation revokes the newest active token, whichever was chosen.
     const newest = store.list(user, 'permanent').find((t) => t.revokedAt === undefined);

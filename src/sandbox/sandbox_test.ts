@@ -169,10 +169,14 @@ describe('test controls', () => {
     await token();
     assert.deepEqual((await control('stats')).issued, { [sb.env.SLICER_SERVICE_ID]: 1 });
     assert.equal((await control('clock', { advanceSeconds: 10 })).offsetSeconds, 10);
+    // A fault for the UI's Revoke, queued first, is not the token endpoint's: it waits for the Revoke.
+    await control('faults', { at: 'revoke', status: 500 });
     await control('faults', { status: 503, body: '{}', headers: { 'retry-after': '2' } });
     const faulty = await grant(good());
     assert.deepEqual([faulty.status, faulty.headers.get('retry-after')], [503, '2']);
     assert.equal((await grant(good())).status, 200);
+    assert.equal(sb.store.takeFault('revoke')?.status, 500);
+    assert.equal(sb.store.takeFault('revoke'), undefined);
     const bad = await fetch(`${sb.env.SLICER_AUTH_URL}/__test/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

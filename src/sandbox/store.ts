@@ -5,13 +5,13 @@
  */
 import type { SandboxClock } from './clock.ts';
 import { createSessions, type Session } from './sessions.ts';
-import { createTestKnobs, type Fault, type Violation } from './test_knobs.ts';
+import { createTestKnobs, type Fault, type FaultPlace, type Violation } from './test_knobs.ts';
 import { createTokens, type Issued, type TokenRecord } from './tokens.ts';
 import { createUsers } from './users.ts';
 
 export { LOGIN_WINDOW_MS, MAX_FAILED_LOGINS } from './users.ts';
 export { type Session, SESSION_IDLE_MS, SESSION_MAX_MS } from './sessions.ts';
-export { type Fault, TOKEN_LIFETIME_SECONDS, type Violation, VIOLATIONS } from './test_knobs.ts';
+export { type Fault, type FaultPlace, TOKEN_LIFETIME_SECONDS, type Violation, VIOLATIONS } from './test_knobs.ts';
 export type { Issued, TokenRecord } from './tokens.ts';
 
 /** What {@link createStore} needs. */
@@ -61,9 +61,9 @@ export interface Store {
   sessionsOf(username: string): Session[];
   /** Closes one of a user's sessions by id. */
   closeSession(username: string, id: string): boolean;
-  /** Takes the next fault for the token endpoint, if any. */
-  takeFault(): Fault | undefined;
-  /** Queues a fault for the token endpoint (test mode). */
+  /** Takes the next fault queued for a place (the token endpoint unless given), if any. */
+  takeFault(at?: FaultPlace): Fault | undefined;
+  /** Queues a fault for its place (test mode). */
   addFault(fault: Fault): void;
   /** Sets the lifetime of tokens issued from now on (test mode). */
   setLifetime(seconds: number): void;

@@ -62,9 +62,14 @@ export const VIOLATIONS = [
 /** One of {@link VIOLATIONS}. */
 export type Violation = (typeof VIOLATIONS)[number];
 
-/** A fault the token endpoint plays instead of (or before) its normal answer. */
+/** Where a fault plays: the token endpoint, or the web UI's Revoke (the request that revokes a permanent token). */
+export type FaultPlace = 'token' | 'revoke';
+
+/** A fault the token endpoint (or the UI's Revoke) plays instead of (or before) its normal answer. */
 export interface Fault {
-  /** Status to answer with; without it the normal answer follows the delay. */
+  /** Where it plays: the token endpoint unless given. */
+  at?: FaultPlace | undefined;
+  /** Status to answer with; without it the normal answer follows the delay (at the Revoke, 503). */
   status?: number | undefined;
   /** Delay before answering, ms. */
   delayMs?: number | undefined;
@@ -80,9 +85,9 @@ export interface Fault {
 
 /** The knobs. */
 export interface TestKnobs {
-  /** Takes the next fault for the token endpoint, if any. */
-  takeFault(): Fault | undefined;
-  /** Queues a fault for the token endpoint. */
+  /** Takes the next fault queued for a place (the token endpoint unless given), if any. */
+  takeFault(at?: FaultPlace): Fault | undefined;
+  /** Queues a fault for its place. */
   addFault(fault: Fault): void;
   /** The lifetime of tokens issued from now on, seconds. */
   lifetimeSeconds(): number;
@@ -102,10 +107,11 @@ export function createTestKnobs(): TestKnobs {
   const violations = new Set<Violation>();
   let lifetime = TOKEN_LIFETIME_SECONDS;
   return {
-    takeFault() {
-      const fault = faults[0];
+    takeFault(at = 'token') {
+      const index = faults.findIndex((fault) => (fault.at ?? 'token') === at);
+      const fault = faults[index];
       if (!fault) return undefined;
-      if (--fault.times <= 0) faults.shift();
+      if (--fault.times <= 0) faults.splice(index, 1);
       return fault;
     },
     addFault: (fault) => void faults.push(fault),
