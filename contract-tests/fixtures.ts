@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import process from 'node:process';
-import { test as base, type TestInfo } from '@playwright/test';
-import { madeByTest, runTokenName } from '../src/auth_ui/run_tokens.ts';
+import { test as base } from '@playwright/test';
+import { runTokenName, testTokenNames } from '../src/auth_ui/run_tokens.ts';
 import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken } from '../src/auth_ui/controls.ts';
 import { TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { systemClock } from '../src/clock.ts';
@@ -105,38 +105,21 @@ export const test = base.extend<Fixtures, { target: Target }>({
     const page = await context.newPage();
     const tokens = new TokensPage(page, target.authUrl, { username: target.username, password: target.password });
     await tokens.open();
-    const earlier = retry ? await leftByEarlierAttempts(tokens, runId, tag, created, testInfo) : [];
+    const earlier = retry ? await leftByEarlierAttempts(tokens, runId, tag, created) : [];
     await tokens.revokeEvery([...created, ...earlier]);
     await page.close();
   },
 });
 
 /**
- * The tokens an earlier attempt of a test left active: this run's, with the test's tag, read from the whole list. A
- * list that cannot be read whole (entries in neither a table nor a list) is noted in the report instead.
+ * The tokens an earlier attempt of a test left: this run's, with the test's tag, as the list shows their names.
  *
  * @param tokens the TOKENS page, open
  * @param runId the run
  * @param tag the test's tag in its token names
  * @param created the names this attempt created (revoked anyway)
- * @param testInfo the attempt's test info, for the note
- * @returns the names to revoke
+ * @returns the names to revoke (those shown as revoked too: revoking passes them over)
  */
-async function leftByEarlierAttempts(
-  tokens: TokensPage,
-  runId: string,
-  tag: string,
-  created: readonly string[],
-  testInfo: TestInfo,
-): Promise<string[]> {
-  const listed = await tokens.list().catch((error: Error) => {
-    testInfo.annotations.push({
-      type: 'cleanup',
-      description:
-        `tokens of earlier attempts not looked for (${error.message}); \`slicer-auth permanent revoke --run ${runId}\` revokes them`,
-    });
-    return [];
-  });
-  return listed.filter((token) => !token.revoked && !created.includes(token.name) && madeByTest(token.name, runId, tag))
-    .map((token) => token.name);
+async function leftByEarlierAttempts(tokens: TokensPage, runId: string, tag: string, created: readonly string[]): Promise<string[]> {
+  return (await tokens.namesLike(testTokenNames(runId, tag))).filter((name) => !created.includes(name));
 }

@@ -5,6 +5,7 @@
  * run's), and never a concurrent run's or a person's token.
  */
 import { systemClock } from '../clock.ts';
+import { escapeRegExp } from './label_match.ts';
 
 /** Every contract-run token name starts with this. */
 export const RUN_TOKEN_PREFIX = 'contract-test';
@@ -69,17 +70,15 @@ export function parseRunTokenName(name: string): { runId: string; createdAt: Dat
 }
 
 /**
- * Whether a token is one a test of a run made, on any attempt: its name carries the run and starts its label with the
+ * The names of the tokens a test of a run makes, on any attempt: they carry the run and start their label with the
  * test's tag.
  *
- * @param name the token's name
  * @param runId the run
  * @param tag the test's tag, as its names carry it (`4be1c2` in `… 4be1c2 revoke`)
- * @returns true for the test's token
+ * @returns the pattern, anchored at the start
  */
-export function madeByTest(name: string, runId: string, tag: string): boolean {
-  const parsed = parseRunTokenName(name);
-  return parsed?.runId === runId && parsed.label.startsWith(`${tag} `);
+export function testTokenNames(runId: string, tag: string): RegExp {
+  return new RegExp(`^${RUN_TOKEN_PREFIX} run=${escapeRegExp(checkRunId(runId))} at=\\d{8}T\\d{6}Z ${escapeRegExp(tag)} `);
 }
 
 /**

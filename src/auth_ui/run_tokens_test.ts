@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkRunId, cleanupRevokes, madeByTest, newRunId, parseRunTokenName, runTokenName } from './run_tokens.ts';
+import { checkRunId, cleanupRevokes, newRunId, parseRunTokenName, runTokenName, testTokenNames } from './run_tokens.ts';
 
 const NOW = new Date('2026-11-23T01:15:00.123Z');
 
@@ -32,12 +32,15 @@ test('a cleanup revokes its own run and runs older than the maximum age, never a
   assert.equal(cleanupRevokes('production deploy', 'run-a', NOW, 0), false);
 });
 
-test("a test's tokens are those of its run with its tag, on any attempt: never another run's, another test's or a person's", () => {
+test("a test's token names are those of its run with its tag, on any attempt: never another run's, another test's or a person's", () => {
   const earlier = new Date(NOW.getTime() - 60_000);
-  assert.equal(madeByTest(runTokenName('run-a', NOW, '4be1c2 revoke'), 'run-a', '4be1c2'), true);
-  assert.equal(madeByTest(runTokenName('run-a', earlier, '4be1c2 cancel'), 'run-a', '4be1c2'), true, 'an earlier attempt');
-  assert.equal(madeByTest(runTokenName('run-b', NOW, '4be1c2 revoke'), 'run-a', '4be1c2'), false, 'another run');
-  assert.equal(madeByTest(runTokenName('run-a', NOW, '4be1c3 revoke'), 'run-a', '4be1c2'), false, 'another test');
-  assert.equal(madeByTest(runTokenName('run-a', NOW, '4be1c2x revoke'), 'run-a', '4be1c2'), false, 'a longer tag');
-  assert.equal(madeByTest('4be1c2 revoke', 'run-a', '4be1c2'), false, 'a name no run made');
+  const names = testTokenNames('run.a', '4be1c2');
+  assert.equal(names.test(runTokenName('run.a', NOW, '4be1c2 revoke')), true);
+  assert.equal(names.test(runTokenName('run.a', earlier, '4be1c2 cancel')), true, 'an earlier attempt');
+  assert.equal(names.test(runTokenName('run-a', NOW, '4be1c2 revoke')), false, 'another run');
+  assert.equal(names.test(runTokenName('run.ab', NOW, '4be1c2 revoke')), false, 'a longer run id');
+  assert.equal(names.test(runTokenName('run.a', NOW, '4be1c3 revoke')), false, 'another test');
+  assert.equal(names.test(runTokenName('run.a', NOW, '4be1c2x revoke')), false, 'a longer tag');
+  assert.equal(names.test(`Copy of ${runTokenName('run.a', NOW, '4be1c2 revoke')}`), false, 'a name that only holds one');
+  assert.equal(names.test('4be1c2 revoke'), false, 'a name no run made');
 });

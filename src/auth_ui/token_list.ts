@@ -2,7 +2,7 @@
  * The token list of contract 5.3 as the TOKENS page shows it: a token's
  * entries by its exact name, in a table, a list or boxes of any markup, on
  * one page or across pages and views; the entries shown as revoked; the names
- * of all.
+ * of all, or those like a pattern.
  */
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
@@ -229,6 +229,27 @@ export class TokenList {
         ),
       name,
     );
+  }
+
+  /**
+   * The names shown on every page and view of the list that a pattern matches, read by their text in any markup
+   * (unlike {@link list}, which needs a table or a list): an element's whole text, or one of its own texts beside
+   * other elements, as {@link row} finds a name.
+   *
+   * @param pattern the pattern, anchored at the start
+   * @returns each name once, spaces collapsed
+   */
+  async namesLike(pattern: RegExp): Promise<string[]> {
+    const names = new Set<string>();
+    await everyView(this.page, async () => {
+      const texts = await this.page.getByText(pattern).filter({ visible: true }).evaluateAll((elements) =>
+        elements.flatMap((element) => [element, ...[...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)])
+          .map((node) => node.textContent ?? '')
+      );
+      for (const name of texts.map((text) => text.replace(/\s+/g, ' ').trim())) if (pattern.test(name)) names.add(name);
+      return false;
+    });
+    return [...names];
   }
 
   /**

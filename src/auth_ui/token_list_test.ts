@@ -293,6 +293,19 @@ test('a list shown in views by state ("Active | Revoked" tabs) is read in each v
   await page.close();
 });
 
+test('names like a pattern are read by their text, in boxes of any markup and in every view, each once', async () => {
+  const boxes = await pageWith(`<div><div><span>run-x one</span> <button>Revoke</button></div>
+    <div><span><b>run-x</b>  two</span> <button>Revoke</button></div>
+    <div>run-x three<br>Revoked</div>
+    <p>Created run-x four</p><div hidden>run-x hidden</div></div>`);
+  const names = await new TokenList(boxes).namesLike(/^run-x /);
+  // An element's whole text and its own texts: "run-x three" is one of the latter.
+  assert.deepEqual(names, ['run-x one', 'run-x two', 'run-x threeRevoked', 'run-x three']);
+  const views = await pageWith(VIEWS);
+  assert.deepEqual((await new TokenList(views).namesLike(/^(?:kept|twin|gone)$/)).sort(), ['gone', 'kept', 'twin']);
+  await Promise.all([boxes.close(), views.close()]);
+});
+
 test('a list shown in views by tabs whose panels they do not label is read as titled by the chosen tab', async () => {
   const page = await pageWith(VIEWS.replaceAll(/ aria-labelledby="[^"]*"/g, ''));
   const list = new TokenList(page);
