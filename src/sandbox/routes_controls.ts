@@ -1,18 +1,18 @@
 /**
  * Test controls, mounted at `/__test` only when the sandbox is started in test
  * mode: advance the clock, reset state, read counters, inject faults of the
- * token endpoint and the UI's Revoke, shorten token lifetimes, add users, and switch on deliberate
- * contract violations.
+ * token endpoint and the UI's Revoke, shorten token lifetimes, add users, and
+ * switch on deliberate contract violations.
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import * as v from 'valibot';
 import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from './clock.ts';
-import { type Store, VIOLATIONS } from './store.ts';
+import { FAULT_PLACES, type Store, VIOLATIONS } from './store.ts';
 
 const FaultSchema = v.strictObject({
-  at: v.optional(v.picklist(['token', 'revoke'])),
+  at: v.optional(v.picklist(FAULT_PLACES)),
   status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599))),
   delayMs: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60_000))),
   body: v.optional(v.string()),

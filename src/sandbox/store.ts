@@ -11,7 +11,7 @@ import { createUsers } from './users.ts';
 
 export { LOGIN_WINDOW_MS, MAX_FAILED_LOGINS } from './users.ts';
 export { type Session, SESSION_IDLE_MS, SESSION_MAX_MS } from './sessions.ts';
-export { type Fault, type FaultPlace, TOKEN_LIFETIME_SECONDS, type Violation, VIOLATIONS } from './test_knobs.ts';
+export { type Fault, FAULT_PLACES, type FaultPlace, TOKEN_LIFETIME_SECONDS, type Violation, VIOLATIONS } from './test_knobs.ts';
 export type { Issued, TokenRecord } from './tokens.ts';
 
 /** What {@link createStore} needs. */

@@ -63,7 +63,10 @@ export const VIOLATIONS = [
 export type Violation = (typeof VIOLATIONS)[number];
 
 /** Where a fault plays: the token endpoint, or the web UI's Revoke (the request that revokes a permanent token). */
-export type FaultPlace = 'token' | 'revoke';
+export const FAULT_PLACES = ['token', 'revoke'] as const;
+
+/** One of {@link FAULT_PLACES}. */
+export type FaultPlace = (typeof FAULT_PLACES)[number];
 
 /** A fault the token endpoint (or the UI's Revoke) plays instead of (or before) its normal answer. */
 export interface Fault {
