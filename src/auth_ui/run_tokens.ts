@@ -14,7 +14,8 @@ export const RUN_TOKEN_PREFIX = 'contract-test';
 export const DEFAULT_MAX_AGE_MS = 24 * 3600_000;
 
 const RUN_ID = /^[\w.-]{1,64}$/;
-const NAME = /^contract-test run=([\w.-]{1,64}) at=(\d{8}T\d{6}Z) ([^]*)$/;
+/** The name of a token a run created: its run, its creation time and its label. */
+export const RUN_TOKEN_NAME = /^contract-test run=([\w.-]{1,64}) at=(\d{8}T\d{6}Z) ([^]*)$/;
 
 /** A creation time as names carry it: `20261123T011500Z`. */
 function stamp(at: Date): string {
@@ -62,7 +63,7 @@ export function runTokenName(runId: string, at: Date, label: string): string {
  * @returns them, or undefined for a name no run made
  */
 export function parseRunTokenName(name: string): { runId: string; createdAt: Date; label: string } | undefined {
-  const match = NAME.exec(name);
+  const match = RUN_TOKEN_NAME.exec(name);
   if (!match) return undefined;
   const [, runId, at, label] = match as unknown as [string, string, string, string];
   const iso = `${at.slice(0, 4)}-${at.slice(4, 6)}-${at.slice(6, 8)}T${at.slice(9, 11)}:${at.slice(11, 13)}:${at.slice(13, 15)}Z`;

@@ -7,6 +7,7 @@ import { type Finished, freePort, ROOT, runTs } from '../testing/processes.ts';
 import { main } from './main.ts';
 import type { Io } from './usage.ts';
 import { runTokenName } from '../auth_ui/run_tokens.ts';
+import { startSandbox } from '../sandbox/mod.ts';
 import { listen } from '../sandbox/serve.ts';
 import { eventually } from '../testing/eventually.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
@@ -378,6 +379,30 @@ describe('CLI: permanent tokens through the web UI', () => {
     const after = JSON.parse((await cli(['permanent', 'list', '--json'])).out) as { name: string; revoked: boolean }[];
     assert.equal(after.find((t) => t.name === names.concurrent)?.revoked, true, 'older than 30 minutes: swept');
     assert.equal(after.find((t) => t.name === names.person)?.revoked, false, 'a token no run made is never swept');
+  });
+
+  test("revoke --run finds the run's tokens by their names' text in a list of boxes (no table or list) too", async () => {
+    const boxes = await startSandbox({ testMode: true, uiVariant: 3 });
+    try {
+      const user = boxes.env.SLICER_USERNAME;
+      const names = {
+        own: runTokenName('run-own', new Date(), 'a'),
+        other: runTokenName('run-other', new Date(), 'b'),
+        person: 'contract-test run=run-own by hand',
+      };
+      for (const name of Object.values(names)) boxes.store.issuePermanent(user, name, [boxes.env.SLICER_SERVICE_ID]);
+      const run = await cli(['permanent', 'revoke', '--run', 'run-own'], boxes.env);
+      assert.equal(run.code, 0, run.err);
+      assert.equal(run.out, `revoked  ${names.own}\n`);
+      const active = () => boxes.store.list(user, 'permanent').filter((t) => t.revokedAt === undefined).map((t) => t.name).sort();
+      assert.deepEqual(active(), [names.other, names.person].sort());
+      const again = await cli(['permanent', 'revoke', '--run', 'run-own'], boxes.env);
+      assert.equal(again.code, 0, again.err);
+      assert.match(again.err, /No active token of run "run-own", or of a run older than 24h: nothing to revoke\./);
+      assert.deepEqual(active(), [names.other, names.person].sort());
+    } finally {
+      await boxes.close();
+    }
   });
 });
 

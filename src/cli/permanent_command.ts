@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { parseConfig, requireSettings } from '../config.ts';
 import { serviceIdOf } from '../services.ts';
 import { readEnv } from '../env.ts';
-import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS } from '../auth_ui/run_tokens.ts';
+import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS, RUN_TOKEN_NAME } from '../auth_ui/run_tokens.ts';
 import { readToolSettings } from '../tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
@@ -140,21 +140,25 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       else for (const token of listed) io.out(`${token.revoked ? 'revoked' : 'active '}  ${token.name}`);
       return EXIT.OK;
     }
-    const now = new Date(systemClock.wallNow());
-    const chosen = values.prefix !== undefined
-      ? (name: string) => name.startsWith(values.prefix as string)
-      : (name: string) => cleanupRevokes(name, values.run as string, now, maxAgeMs);
-    // A name is found as shown, in any markup; a prefix or a run needs the whole list.
+    if (values.run !== undefined) {
+      // A run's names are read by their text, in any markup (their form is the run's); those shown revoked are passed over.
+      const now = new Date(systemClock.wallNow());
+      const names = (await tokens.namesLike(RUN_TOKEN_NAME)).filter((name) => cleanupRevokes(name, values.run as string, now, maxAgeMs));
+      const runs = `run "${values.run}", or of a run older than ${values['max-age'] ?? '24h'}`;
+      progress(`Revoking every active token of ${runs} (Revoke, then OK)`);
+      const count = await tokens.revokeEvery(names, (name) => io.out(`revoked  ${name}`));
+      if (count === 0) io.err(`No active token of ${runs}: nothing to revoke.`);
+      return EXIT.OK;
+    }
+    // A name is found as shown, in any markup; a prefix needs the whole list, each name read from its column.
     const matches = values.name !== undefined
       ? Array.from({ length: await tokens.countAll(tokens.active(values.name as string)) }, () => values.name as string)
-      : (await tokens.list()).filter((t) => !t.revoked && chosen(t.name)).map((t) => t.name);
+      : (await tokens.list()).filter((t) => !t.revoked && t.name.startsWith(values.prefix as string)).map((t) => t.name);
     if (matches.length === 0) {
       io.err(
         values.name !== undefined
           ? `No active token is named "${values.name}".`
-          : values.prefix !== undefined
-          ? `No active token name starts with "${values.prefix}": nothing to revoke.`
-          : `No active token of run "${values.run}", nor of a run older than ${values['max-age'] ?? '24h'}: nothing to revoke.`,
+          : `No active token name starts with "${values.prefix}": nothing to revoke.`,
       );
       return values.name !== undefined ? EXIT.FAILED : EXIT.OK;
     }
