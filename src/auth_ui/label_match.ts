@@ -37,7 +37,7 @@ export function escapeRegExp(text: string): string {
  * screen readers (Bootstrap's `visually-hidden`, Tailwind's `sr-only`, GOV.UK's `govuk-visually-hidden`, WordPress's
  * `screen-reader-text`, Salesforce's `slds-assistive-text`, PrimeFaces' `p-hidden-accessible`, and their like), and
  * icon fonts that draw a word as a symbol (Google's Material Icons and Symbols, `<span class="material-icons">delete</span>`).
- * (A stylesheet's effect is no attribute: XPath reads the class.)
+ * (A stylesheet's effect is no attribute: XPath reads the class, and an inline style.)
  */
 const ASIDE_CLASSES = [
   'visually-hidden',
@@ -51,10 +51,18 @@ const ASIDE_CLASSES = [
 ];
 
 /**
+ * Inline styles that hide an element from sight and not from screen readers, spaces left out: a clipped rectangle or
+ * a clip path inset by half, as React Aria's and Reach UI's `VisuallyHidden` write them on the element.
+ */
+const ASIDE_STYLES = ['clip:rect(', 'clip-path:inset(50%)'];
+
+/**
  * The XPath condition that an element's words are not what a control shows as its label: it has a class of
- * {@link ASIDE_CLASSES}, or is a drawing (an `<svg>`, whose `<title>` is text) or Angular Material's `<mat-icon>`.
+ * {@link ASIDE_CLASSES} or a style of {@link ASIDE_STYLES}, or is a drawing (an `<svg>`, whose `<title>` is text) or
+ * Angular Material's `<mat-icon>`.
  */
 const ASIDE = `${ASIDE_CLASSES.map((part) => `contains(@class, "${part}")`).join(' or ')} or ` +
+  `${ASIDE_STYLES.map((part) => `contains(translate(@style, " ", ""), "${part}")`).join(' or ')} or ` +
   'local-name()="svg" or local-name()="mat-icon"';
 
 /**
