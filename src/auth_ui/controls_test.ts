@@ -59,8 +59,11 @@ test('a control is found by its accessible name, by its text when its name says 
         <tr><td>kappa</td><td><button>Revoke<span style="border: 0px; clip: rect(0px, 0px, 0px, 0px); clip-path: inset(50%); height: 1px; margin: -1px; overflow: hidden; padding: 0px; position: absolute; width: 1px; white-space: nowrap;"> kappa</span></button></td></tr>
         <tr><td>lambda</td><td><button>Revoke<span style="border:0;clip:rect(0 0 0 0);height:1px;margin:-1px;overflow:hidden;padding:0;position:absolute;width:1px">the token lambda</span></button></td></tr>
         <tr><td>mu</td><td><button>Revoke<span style="position: absolute; clip-path: inset(50%); width: 1px; height: 1px; overflow: hidden"> mu</span></button></td></tr>
+        <tr><td>nu</td><td><button>＋ Revoke ›<span class="sr-only"> the token nu</span></button></td></tr>
+        <tr><td>xi</td><td><button><b aria-hidden="true">×</b> Revoke<span class="visually-hidden"> xi</span></button></td></tr>
         <tr><td>eta</td><td><button>Revoke <b>all</b><span class="sr-only"> tokens</span></button> <button>Revoke all<span class="sr-only"> tokens</span></button>
-          <button>Revoke<span style="font-weight: bold"> every token</span></button></td></tr>
+          <button>Revoke<span style="font-weight: bold"> every token</span></button>
+          <button>Revoke · all<span class="sr-only"> tokens</span></button></td></tr>
       </table>
       <style>.visually-hidden, .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }</style>
       <button>＋ New permanent token</button>
@@ -72,7 +75,7 @@ test('a control is found by its accessible name, by its text when its name says 
       );
     assert.deepEqual(
       await names('Revoke'),
-      ['alpha', 'beta', 'gamma', 'epsilon', 'zeta', 'theta', 'iota', 'kappa', 'lambda', 'mu'],
+      ['alpha', 'beta', 'gamma', 'epsilon', 'zeta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi'],
       'what shows as the label, where words set aside from it say more',
     );
     assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);

@@ -65,20 +65,24 @@ const ASIDE = `${ASIDE_CLASSES.map((part) => `contains(@class, "${part}")`).join
   `${ASIDE_STYLES.map((part) => `contains(translate(@style, " ", ""), "${part}")`).join(' or ')} or ` +
   'local-name()="svg" or local-name()="mat-icon"';
 
+/** Symbols a shown label may stand beside, as {@link AROUND} allows (XPath 1.0 knows no classes of characters). */
+const SYMBOLS = '+＋›»→←‹«*:•·…|–—×✕✖✓✔✚➕⊕⊖<>';
+
 /**
  * The XPath condition that what an element shows as its label is a label, in any case, where words set aside from it
  * ({@link ASIDE}) say more: to screen readers (`Revoke<span class="visually-hidden"> the token nightly</span>`, as
  * GOV.UK's design system names each row's action) or as an icon's name (`<span class="material-icons">delete</span>Revoke`).
- * It holds such words, and one text outside them, the label.
+ * It holds such words, and one text outside them, the label, beside {@link SYMBOLS} (`＋ Revoke`, `<b>×</b> Revoke`).
  *
  * @param label the label as contract 5.3 writes it
  * @returns the condition
  */
 export function seesOnly(label: string): string {
-  // A field's own text (a `<select>`'s choices, in a `<label>` around it) is no word of the label either.
-  const seen = `.//text()[normalize-space()][not(ancestor::*[${ASIDE}] or ancestor::select or ancestor::textarea)]`;
+  // A text of symbols alone, or a field's own text (a `<select>`'s choices, in a `<label>` around it), is no word of it.
+  const words = `normalize-space(translate(., "${SYMBOLS}", "${' '.repeat([...SYMBOLS].length)}"))`;
+  const seen = `.//text()[${words}][not(ancestor::*[${ASIDE}] or ancestor::select or ancestor::textarea)]`;
   return `.//*[${ASIDE}] and count(${seen}) = 1 and ` +
-    `${seen}[translate(normalize-space(), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz") = ${xpathText(label.toLowerCase())}]`;
+    `${seen}[translate(${words}, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz") = ${xpathText(label.toLowerCase())}]`;
 }
 
 /**
