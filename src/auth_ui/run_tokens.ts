@@ -14,8 +14,10 @@ export const RUN_TOKEN_PREFIX = 'contract-test';
 export const DEFAULT_MAX_AGE_MS = 24 * 3600_000;
 
 const RUN_ID = /^[\w.-]{1,64}$/;
+/** A creation time's pattern, as {@link stamp} writes it. */
+const STAMP = '\\d{8}T\\d{6}Z';
 /** The name of a token a run created: its run, its creation time and its label. */
-export const RUN_TOKEN_NAME = /^contract-test run=([\w.-]{1,64}) at=(\d{8}T\d{6}Z) ([^]*)$/;
+export const RUN_TOKEN_NAME = new RegExp(`^${RUN_TOKEN_PREFIX} run=([\\w.-]{1,64}) at=(${STAMP}) ([^]*)$`);
 
 /** A creation time as names carry it: `20261123T011500Z`. */
 function stamp(at: Date): string {
@@ -79,7 +81,7 @@ export function parseRunTokenName(name: string): { runId: string; createdAt: Dat
  * @returns the pattern, anchored at the start
  */
 export function testTokenNames(runId: string, tag: string): RegExp {
-  return new RegExp(`^${RUN_TOKEN_PREFIX} run=${escapeRegExp(checkRunId(runId))} at=\\d{8}T\\d{6}Z ${escapeRegExp(tag)} `);
+  return new RegExp(`^${RUN_TOKEN_PREFIX} run=${escapeRegExp(checkRunId(runId))} at=${STAMP} ${escapeRegExp(tag)} `);
 }
 
 /**
