@@ -155,9 +155,9 @@ export async function processGrantResponse(
   }
   const grant = result.output;
   // Stryker disable next-line Regex: splitting on single whitespace only adds empty names, and no requested scope is empty
-  if (grant.scope !== undefined && !grant.scope.split(/\s+/).includes(scope)) {
+  if (typeof grant.scope === 'string' && !grant.scope.split(/\s+/).includes(scope)) {
     // Using a token for another service than asked is a security bug, not a nuisance. A scope left
-    // out is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
+    // out (or null) is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
     throw new TokenResponseError(
       `${where}: the token response is for scope "${redact(grant.scope, [...secrets, grant.access_token])}", not the one requested`,
       ['scope'],

@@ -1,6 +1,6 @@
 /**
  * Property test: whatever the password and token look like (regex
- * metacharacters, `+ & % =`, spaces, non-ASCII), no error path and no warning
+ * metacharacters, `+ & % =`, spaces, control characters, non-ASCII), no error path and no warning
  * shows either of them in any encoded form.
  */
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ before(async () => {
 after(() => h.close());
 beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
 
-const alphabet = Array.from('aZ09.*+?^$()[]{}|\\/&%= #"\'<>éß€漢😀-_~:;,');
+const alphabet = Array.from('aZ09.*+?^$()[]{}|\\/&%= #"\'<>éß€漢😀-_~:;,\t\r\n\0');
 /** Long enough, and prefixed, that it cannot turn up by chance in a message. */
 const secret = fc.array(fc.constantFrom(...alphabet), { minLength: 6, maxLength: 24 }).map((chars) => `Q7${chars.join('')}`);
 
@@ -70,6 +70,11 @@ test('no error path, warning or event shows the password or a token, in any enco
       await attempt(() => client().getToken());
       fault(200, { token_type: 'Bearer', scope: `service_id=${token}`, access_token: token, expires_in: '3600' });
       await attempt(() => client().getToken());
+      // A well-formed answer, then a request: a token no header can carry is refused where it arrives (fetch's own
+      // error would quote it); one it can is sent, refused by the service and replaced once.
+      fault(200, { token_type: 'Bearer', scope, access_token: token, expires_in: '3600' });
+      const sent = await client().tokenFetch('jobs/1').catch((e: unknown) => e);
+      if (!(sent instanceof Response)) errors.push(sent);
       fault(500, `${password} ${Buffer.from(password).toString('base64')}`);
       await attempt(() => client().getToken());
       fault(429, { error: 'invalid_grant', error_description: password });

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { HTTPError } from 'ky';
-import { ErrorCode, isAuthError, type TokenEndpointRedirectError } from './errors.ts';
+import { ErrorCode, isAuthError, type TokenEndpointRedirectError, type TokenResponseError } from './errors.ts';
 import { redact } from './redact.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 import { scratchDir } from './testing/scratch.ts';
@@ -151,6 +151,31 @@ describe('redaction', () => {
     assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED);
     assert.equal((error as { error?: string }).error, 'invalid_grant');
     assert.equal(h.sandbox.store.takeFault(), undefined, 'both faults were used: the 429 was retried once');
+  });
+});
+
+describe('a token no HTTP header can carry', () => {
+  test('is refused where it is issued, naming access_token: never sent, never quoted (fetch would quote it in its error)', async () => {
+    const service = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    try {
+      const scope = `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
+      for (const token of ['Q7tok\r\nX-Injected: Q7secret', 'Q7tok\u0000Q7secret', 'Q7tok-\u6f22-Q7secret']) {
+        for (const transport of ['header', 'post'] as const) {
+          const body = JSON.stringify({ token_type: 'Bearer', scope, access_token: token, expires_in: '3600' });
+          h.sandbox.store.addFault({ status: 200, body, times: 1 });
+          const client = h.client({ baseUrl: service.origin, transport, tokenRetries: 0 });
+          const error = await client.tokenFetch('jobs', { method: 'POST', body: new URLSearchParams({ a: '1' }) }).catch((e: unknown) => e);
+          await client.close();
+          assert.ok(isAuthError(error), String(error));
+          assert.equal(error.code, ErrorCode.TOKEN_RESPONSE_INVALID);
+          assert.deepEqual((error as TokenResponseError).paths, ['access_token']);
+          assert.ok(!`${error.message} ${error.stack} ${JSON.stringify(error)}`.includes('Q7secret'), JSON.stringify(token));
+        }
+      }
+      assert.deepEqual(service.seen, [], 'nothing was sent to the service');
+    } finally {
+      await service.close();
+    }
   });
 });
 

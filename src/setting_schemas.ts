@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { Secret } from './redact.ts';
+import { HEADER_SAFE } from './schemas.ts';
 
 /** A fixed message: valibot's own would quote the value, which may be a secret. */
 export const message = (text: string) => () => text;
@@ -66,6 +67,20 @@ export const ServiceIdSchema = v.pipe(
 
 /** A secret, kept exactly as given, boxed so that it never prints. */
 export const secret = v.pipe(v.string(), v.transform((value) => new Secret(value)));
+
+/**
+ * A permanent token as pasted from the authorization service's page: trimmed (a line break or space copied with it
+ * is no part of it), then one an HTTP header can carry ({@link HEADER_SAFE}), boxed so that it never prints.
+ */
+export const permanentToken = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(
+    HEADER_SAFE,
+    message('expected a token as the authorization service shows it: no line break or other control character, no character past U+00FF'),
+  ),
+  v.transform((value) => new Secret(value)),
+);
 
 /** Text, trimmed. */
 export const text = v.pipe(v.string(), v.trim());

@@ -191,6 +191,25 @@ describe('provenance', () => {
       },
     );
   });
+
+  test('a permanent token is trimmed as pasted; one no HTTP header can carry is refused by its variable, never shown', () => {
+    const config = parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STATIC_TOKEN: ' perm-tok\r\n' }, { predictStaticToken: '\tperm 2 ' });
+    assert.deepEqual([config.staticToken?.reveal(), config.predictStaticToken?.reveal()], ['perm-tok', 'perm 2']);
+    for (const token of ['perm\nX-Leak: Q7secret', 'perm-Q7secret\u0000', 'perm-Q7secret-\u6f22', 'perm\u007fQ7secret']) {
+      assert.throws(() => parseConfig({ SLICER_SERVICE_ID: 's', SLICER_PREDICT_STATIC_TOKEN: token }), (e: unknown) => {
+        assert.ok(e instanceof ConfigError, String(e));
+        assert.deepEqual(e.issues, [{
+          key: 'SLICER_PREDICT_STATIC_TOKEN',
+          option: 'predictStaticToken',
+          source: 'environment',
+          message:
+            'expected a token as the authorization service shows it: no line break or other control character, no character past U+00FF',
+        }]);
+        assert.ok(!`${e.message} ${e.stack} ${JSON.stringify(e)}`.includes('Q7secret'), JSON.stringify(token));
+        return true;
+      });
+    }
+  });
 });
 
 describe('one configuration error lists everything (no rounds)', () => {
