@@ -251,6 +251,13 @@ describe('slicer-auth doctor', () => {
       line(left, 'token request (slicer)'),
       /^! .*valid 3600 s.*; expires_in is left out, taken as the documented 3600 s\n\s+fix: nothing to do here: the client accepts this/,
     );
+    const nulls = JSON.stringify({ token_type: 'Bearer', access_token: 'null-scope', expires_in: '3600', scope: null });
+    h.sandbox.store.addFault({ status: 200, body: nulls, times: 1 });
+    const nulled = await doctor({}, ['--scope', 'slicer']);
+    assert.match(
+      line(nulled, 'token request (slicer)'),
+      /^! .*valid 3600 s.*; scope is null, documented as the requested scope\n\s+fix: nothing to do here: the client accepts this/,
+    );
   });
 
   test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {

@@ -72,7 +72,9 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
         : body.expires_in === undefined || body.expires_in === null
         ? `expires_in is left out, taken as the documented ${DOCUMENTED_EXPIRES_IN} s`
         : 'expires_in is a JSON number, documented as a string',
-      body.scope === scope ? '' : `scope is ${body.scope === undefined ? 'left out' : 'a list'}, documented as the requested scope`,
+      body.scope === scope
+        ? ''
+        : `scope is ${body.scope === undefined ? 'left out' : body.scope === null ? 'null' : 'a list'}, documented as the requested scope`,
     ].filter(Boolean);
     if (deviations.length > 0) {
       result = warn(`${reason}; ${deviations.join('; ')}`, 'nothing to do here: the client accepts this; tell the service owners');
