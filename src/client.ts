@@ -12,6 +12,7 @@ import { readEnv } from './env.ts';
 import { ClientClosedError, ConfigError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
+import { pauseAfterFailure } from './grant_pause.ts';
 import { redact } from './redact.ts';
 import { createRequestEngine } from './request_engine.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
@@ -131,15 +132,18 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
 
   function tokens(credentials: Credentials): TokenCache {
     if (cache) return cache;
-    const source = createTokenSource({
-      ...credentials,
-      fetch: send,
-      clock,
-      random,
-      timeoutMs: options.tokenTimeoutMs,
-      retries: options.tokenRetries,
-      emit,
-    });
+    const source = pauseAfterFailure(
+      createTokenSource({
+        ...credentials,
+        fetch: send,
+        clock,
+        random,
+        timeoutMs: options.tokenTimeoutMs,
+        retries: options.tokenRetries,
+        emit,
+      }),
+      { now: () => clock.now(), warn },
+    );
     store = selectStore({
       store: options.store,
       storeUrl: config.storeUrl,

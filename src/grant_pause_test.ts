@@ -1,0 +1,116 @@
+/**
+ * The pause after a failed token request: callers who go on calling get the
+ * failure again at once, and the token endpoint sees one request per pause.
+ * On a fake clock; the last test sends real requests to the sandbox.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { ErrorCode, TokenEndpointUnavailableError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
+import type { Grant } from './grant.ts';
+import { pauseAfterFailure } from './grant_pause.ts';
+import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+
+/** A fetcher that fails while `failing` holds, counting its calls per scope. */
+function fetcher() {
+  const state = { failing: true, calls: new Map<string, number>(), errors: [] as Error[] };
+  const fetchGrant = (scope: string): Promise<Grant> => {
+    state.calls.set(scope, (state.calls.get(scope) ?? 0) + 1);
+    if (!state.failing) return Promise.resolve({ token: `tok-${scope}`, expiresAt: 3_600_000, lifetime: 3_600_000 });
+    const error = new TokenEndpointUnavailableError(`down ${state.errors.length + 1}`);
+    state.errors.push(error);
+    return Promise.reject(error);
+  };
+  return { state, fetchGrant };
+}
+
+function paused() {
+  let time = 0;
+  const warnings: string[] = [];
+  const { state, fetchGrant } = fetcher();
+  const pausing = pauseAfterFailure(fetchGrant, { now: () => time, warn: (message) => warnings.push(message) });
+  const outcome = (scope = 'a') => pausing(scope).then((grant) => grant.token, (error: unknown) => error);
+  return { state, warnings, outcome, advance: (ms: number) => (time += ms) };
+}
+
+describe('pauseAfterFailure', () => {
+  test('calls within the pause get the same failure at once; it doubles with each failure in a row, up to 30 s', async () => {
+    const { state, outcome, advance } = paused();
+    const pauses = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000];
+    for (const [index, pause] of pauses.entries()) {
+      assert.equal(await outcome(), state.errors[index], `failure ${index + 1} is thrown`);
+      advance(pause - 1);
+      assert.equal(await outcome(), state.errors[index], `the same failure, ${pause - 1} ms later`);
+      assert.equal(state.calls.get('a'), index + 1, `no request within pause ${index + 1}`);
+      advance(1);
+    }
+    assert.equal(await outcome(), state.errors[pauses.length], 'a request when the last pause ended');
+  });
+
+  test('a token ends the pause: the next failure pauses 1 s again', async () => {
+    const { state, outcome, advance } = paused();
+    for (let i = 0; i < 3; i++) {
+      await outcome();
+      advance(2 ** i * 1000);
+    }
+    state.failing = false;
+    assert.equal(await outcome(), 'tok-a');
+    state.failing = true;
+    assert.equal(await outcome(), state.errors[3]);
+    advance(999);
+    assert.equal(await outcome(), state.errors[3]);
+    advance(1);
+    assert.equal(await outcome(), state.errors[4], 'the pause after a grant is 1 s');
+    assert.equal(state.calls.get('a'), 6);
+  });
+
+  test("one scope's pause is its own: another scope still sends its request", async () => {
+    const { state, outcome } = paused();
+    await outcome('a');
+    state.failing = false;
+    assert.equal(await outcome('b'), 'tok-b');
+    assert.equal(await outcome('a'), state.errors[0]);
+    assert.deepEqual([...state.calls], [['a', 1], ['b', 1]]);
+  });
+
+  test('a pause that refuses calls is told once, with the code and how long; one that refuses none is not told', async () => {
+    const { warnings, outcome, advance } = paused();
+    await outcome();
+    advance(1_000);
+    assert.deepEqual(warnings, [], 'no call was refused in the first pause');
+    await outcome();
+    advance(500);
+    await outcome();
+    await outcome();
+    assert.deepEqual(warnings, [
+      `The last token request for scope "a" failed (${ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE}); ` +
+      'giving that failure again for 2 s without a new request',
+    ]);
+  });
+});
+
+describe('a client whose password is refused', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(() => h.close());
+  beforeEach(() => h.sandbox.store.reset()); // no failed login or token left by another test
+
+  test('a caller calling on in a loop sends one token request per pause, and the account is not locked', async () => {
+    const events: AuthEvent[] = [];
+    const client = h.client({ password: 'wrong-password', tokenRetries: 0, onEvent: (event) => events.push(event) });
+    const requests = () => events.filter((event) => event.type === 'token.request').length;
+    for (let i = 0; i < 50; i++) {
+      const error = await client.getToken().catch((e: unknown) => e);
+      assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED, `call ${i + 1}`);
+    }
+    assert.equal(requests(), 1, 'one request for 50 calls');
+    h.advance(1);
+    await client.getToken().catch(() => undefined);
+    assert.equal(requests(), 2, 'one more when the pause ended');
+    const right = h.client();
+    assert.match(await right.getToken(), /\S/, 'the right password still gets a token: the account was not locked');
+    await Promise.all([client.close(), right.close()]);
+  });
+});
