@@ -50,7 +50,8 @@ export const TokenResponseSchema = v.object(
         v.union([v.string(), v.number()], fixed('must be a number of seconds (documented as a string)')),
         v.transform((value) => (typeof value === 'string' && value.trim() === '' ? Number.NaN : Number(value))),
         v.number(fixed('must be a number of seconds')),
-        v.check((value) => Number.isFinite(value) && value > 0, fixed('must be a positive number of seconds')),
+        // A shorter token would be fetched again for nearly every call: the token endpoint flooded, for nothing.
+        v.check((value) => Number.isFinite(value) && value >= 1, fixed('must be at least 1 second')),
       ),
       DOCUMENTED_EXPIRES_IN,
     ),

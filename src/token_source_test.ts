@@ -207,6 +207,15 @@ describe('processGrantResponse: status, content type and body → grant, or code
     ],
     ['an empty expires_in', 200, 'application/json', JSON.stringify({ ...good, expires_in: '' }), 'TOKEN_RESPONSE_INVALID', ['expires_in']],
     ['a zero expires_in', 200, 'application/json', JSON.stringify({ ...good, expires_in: '0' }), 'TOKEN_RESPONSE_INVALID', ['expires_in']],
+    ...['0.999', 0.5, '1e-9'].map((expires_in): Row => [
+      `an expires_in under 1 s: ${JSON.stringify(expires_in)}`,
+      200,
+      'application/json',
+      JSON.stringify({ ...good, expires_in }),
+      'TOKEN_RESPONSE_INVALID',
+      ['expires_in'],
+    ]),
+    ['an expires_in of 1 s', 200, 'application/json', JSON.stringify({ ...good, expires_in: '1' }), { lifetime: 1_000 }],
     ['an empty access_token', 200, 'application/json', JSON.stringify({ ...good, access_token: '' }), 'TOKEN_RESPONSE_INVALID', [
       'access_token',
     ]],
