@@ -89,6 +89,15 @@ describe('pauseAfterFailure', () => {
   });
 });
 
+test('a failure that is no AuthError is told by the code UNKNOWN', async () => {
+  const warnings: string[] = [];
+  const pausing = pauseAfterFailure(() => Promise.reject(new TypeError('boom')), { now: () => 0, warn: (m) => warnings.push(m) });
+  for (let i = 0; i < 2; i++) await assert.rejects(pausing('a'), TypeError);
+  assert.deepEqual(warnings, [
+    'The last token request for scope "a" failed (UNKNOWN); giving that failure again for 1 s without a new request',
+  ]);
+});
+
 describe('a client whose password is refused', () => {
   let h: Harness;
   before(async () => {

@@ -165,6 +165,29 @@ describe('processGrantResponse', () => {
     assert.deepEqual(error.paths, ['token_type', 'expires_in']);
   });
 
+  test('each field at fault is named with what it must be, word for word', async () => {
+    const good = { token_type: 'Bearer', access_token: 'tok', expires_in: '3600' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ token_type: 5 }, 'token_type must be the string "Bearer"'],
+      [{ access_token: 7 }, 'access_token must be a string'],
+      [{ access_token: '' }, 'access_token must not be empty'],
+      [
+        { access_token: 'to\nk' },
+        'access_token must be a token an HTTP header can carry (no line break or other control character, no character past U+00FF, no space at either end)',
+      ],
+      [{ scope: 7 }, 'scope must be a string'],
+      [{ expires_in: true }, 'expires_in must be a number of seconds (documented as a string)'],
+      [{ expires_in: ' ' }, 'expires_in must be a number of seconds'],
+      [{ expires_in: '0.5' }, 'expires_in must be at least 1 second'],
+    ];
+    for (const [fields, expected] of cases) {
+      const error = await failure(json({ ...good, ...fields }));
+      assert.equal(error.message, `${WHERE}: the token response is malformed: ${expected}`, JSON.stringify(fields));
+    }
+    const one = await processGrantResponse(json({ ...good, access_token: 'x' }), SCOPE, 0, []);
+    assert.equal(one.token, 'x', 'a token of one character');
+  });
+
   test('a required field left out is said to be missing, not to be an object', async () => {
     const error = await failure(json({ expires_in: '3600' }));
     assert.ok(error instanceof TokenResponseError);
