@@ -209,6 +209,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     warn,
     emit,
     open,
+    now: () => clock.now(),
   });
 
   async function close(): Promise<void> {

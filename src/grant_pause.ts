@@ -14,6 +14,14 @@ export const FIRST_PAUSE_MS = 1_000;
 /** The longest pause. */
 export const MAX_PAUSE_MS = 30_000;
 
+/**
+ * The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}.
+ *
+ * @param failures failures in a row, at least 1
+ * @returns the pause, ms
+ */
+export const pauseAfter = (failures: number): number => Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (failures - 1));
+
 /** What {@link pauseAfterFailure} needs. */
 export interface GrantPauseOptions {
   /** Monotonic clock, ms. */
@@ -61,8 +69,7 @@ export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseO
       return grant;
     } catch (error) {
       const count = (failure?.count ?? 0) + 1;
-      const pause = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (count - 1));
-      failures.set(scope, { error, count, until: options.now() + pause, told: false });
+      failures.set(scope, { error, count, until: options.now() + pauseAfter(count), told: false });
       throw error;
     }
   };

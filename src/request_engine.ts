@@ -16,7 +16,10 @@
  * 6. a 401: a permanent token is refused at once; a temporary one is dropped
  *    everywhere it is cached and the request sent once more with a fresh
  *    one; a second 401 ends it. `tokenFetch` returns that answer, ky's
- *    fetch throws it as an {@link AuthError}.
+ *    fetch throws it as an {@link AuthError}. After a fresh token was refused
+ *    too, a 401 ends a request at once for a pause (1 s, doubled for each
+ *    such refusal in a row, at most 30 s; an answer that is no 401 ends it):
+ *    a service that refuses every token does not cost a token request per call.
  *
  * The token is never set on a caller's `Request` (ky keeps its own in
  * `HTTPError` and `TimeoutError`): it goes only into the options given to fetch.
@@ -25,6 +28,7 @@ import type { Config, TokenTransport } from './config.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
 import type { AuthEvent } from './events.ts';
 import type { FetchLike } from './fetch.ts';
+import { pauseAfter } from './grant_pause.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, type ReplayableBody, sendFollowing, type Wire } from './request_wire.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
@@ -62,6 +66,8 @@ export interface EngineOptions {
   readonly emit?: ((event: AuthEvent) => void) | undefined;
   /** Refuses a call once the client is closed. */
   readonly open: (call: string) => void;
+  /** Monotonic clock, ms: when a pause after a fresh token's 401 ends. */
+  readonly now: () => number;
 }
 
 /** One scope's way through the engine, for one kind of URL (relative or absolute): made once, shared by requests. */
@@ -133,6 +139,8 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
   const { config, tokens, emit } = options;
   /** Lanes by scope, for absolute URLs and for relative paths (which need the scope's base URL). */
   const lanes = { absolute: new Map<string, Lane>(), relative: new Map<string, Lane>() };
+  /** By scope: fresh tokens refused (401) in a row, until when a 401 ends a request at once, whether that pause was told. */
+  const refusals = new Map<string, { count: number; until: number; told: boolean }>();
   /** The configured services, longest base URL first, each with the prefix of the URLs under it. */
   const services = SERVICES.flatMap((service) => {
     const base = config[service.baseUrl.option];
@@ -167,6 +175,8 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: a shortcut; mayReceiveToken decides the same
     const mayCarry = (url: string) => (trusted !== undefined && url.startsWith(trusted)) || mayReceiveToken(url, target.origins);
     const warned = new Set<string>();
+    const refusedFresh = refusals.get(target.scope) ?? { count: 0, until: Number.NEGATIVE_INFINITY, told: false };
+    refusals.set(target.scope, refusedFresh);
 
     /** A request to an origin that may not receive the token goes out as it is, without it; said once per origin. */
     function untouched(input: string | Request, init: RequestInit | undefined): Promise<Response> {
@@ -194,7 +204,9 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       const token = tokens.ready(target) ?? (await tokens.get(target, signal ?? undefined));
       const request = await outgoing(input, init, config.transport);
       const response = await sendFollowing(request, token, wire);
-      return response.status === 401 ? refused(request, token, response, answer401, signal ?? undefined) : response;
+      if (response.status === 401) return refused(request, token, response, answer401, signal ?? undefined);
+      refusedFresh.count = 0;
+      return response;
     }
 
     /** After a 401: a permanent token is refused; a temporary one is dropped and the request sent once more. */
@@ -204,13 +216,36 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
         if (answer401) return response;
         throw new PermanentTokenRejectedError(target.permanentTokenKey, response);
       }
+      const now = options.now();
+      if (now < refusedFresh.until) {
+        if (!refusedFresh.told) {
+          refusedFresh.told = true;
+          options.warn(
+            `A freshly fetched token for scope "${target.scope}" was refused (401) too; for ${
+              Math.ceil((refusedFresh.until - now) / 1000)
+            } s a 401 ends a request, without another token request`,
+          );
+        }
+        return final(request, response, answer401);
+      }
       await response.body?.cancel().catch(() => undefined);
       emit?.({ type: 'token.unauthorized', scope: target.scope, retried: true });
       await tokens.drop(target, token);
       const again = await sendFollowing(request, await tokens.get(target, signal), wire);
-      if (again.status !== 401) return again;
+      if (again.status !== 401) {
+        refusedFresh.count = 0;
+        return again;
+      }
+      refusedFresh.count++;
+      refusedFresh.until = options.now() + pauseAfter(refusedFresh.count);
+      refusedFresh.told = false;
+      return final(request, again, answer401);
+    }
+
+    /** A 401 that ends a request: `tokenFetch` returns it, ky's fetch throws it. */
+    function final(request: Outgoing, response: Response, answer401: boolean): Response {
       emit?.({ type: 'token.unauthorized', scope: target.scope, retried: false });
-      if (answer401) return again;
+      if (answer401) return response;
       // Stryker disable next-line OptionalChaining,StringLiteral: only ky's fetch throws here, with a Request, whose method outgoing copies
       const method = request.init.method?.toUpperCase() ?? 'GET';
       throw new UnauthorizedError(
@@ -218,7 +253,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
           `${method} ${new URL(request.url).pathname} was refused (401) with a freshly ` +
             `fetched token for scope "${target.scope}": check that ${SERVICES.map((s) => s.id.env).join(' / ')} name this service`,
         ),
-        again,
+        response,
       );
     }
 

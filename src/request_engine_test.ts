@@ -19,6 +19,8 @@ let service: Listening;
 const seen: { method: string; path: string; authorization: string | null; body: string }[] = [];
 /** Tokens the service refuses, as a service refuses one it no longer knows. */
 const refusedTokens = new Set<string>();
+/** Whether the service refuses every token, as one that does not take this authorization service's tokens. */
+let refuseEvery = false;
 
 before(async () => {
   h = await startHarness();
@@ -28,7 +30,7 @@ before(async () => {
     const body = await c.req.text();
     seen.push({ method: c.req.method, path: c.req.path, authorization, body });
     const token = authorization?.replace(/^Bearer /, '') ?? new URLSearchParams(body).get('token') ?? '';
-    if (refusedTokens.has(token)) return c.body(null, 401); // a 401 without a body
+    if (refusedTokens.has(token) || refuseEvery) return c.body(null, 401); // a 401 without a body
     return c.json({ path: c.req.path, method: c.req.method, body, via: authorization ? 'header' : 'post' });
   });
   service = await listen(app.fetch);
@@ -41,6 +43,7 @@ beforeEach(() => {
   h.sandbox.store.reset();
   seen.length = 0;
   refusedTokens.clear();
+  refuseEvery = false;
 });
 
 const client = (options: Parameters<Harness['client']>[0] = {}) => h.client({ baseUrl: `${service.origin}/api`, ...options });
@@ -243,6 +246,66 @@ describe('refusals', () => {
       false,
     ]);
     assert.equal(h.issued(predict), 2, 'one fresh token, then stop');
+  });
+
+  test('after a fresh token was refused too, a 401 ends a request at once for a pause: 1 s, doubled for each such refusal in a row', async () => {
+    const predict = h.sandbox.env.SLICER_PREDICT_SERVICE_ID; // its tokens, sent to the slicing service, are all refused
+    const warned = h.warnings.length;
+    const c = h.client({ serviceId: predict });
+    const status = async () => (await c.tokenFetch('z')).status;
+    assert.equal(await status(), 401);
+    assert.equal(h.issued(predict), 2, 'the token, then a fresh one');
+    for (let i = 0; i < 20; i++) assert.equal(await status(), 401);
+    assert.equal((await c.tokenFetch(`${h.sandbox.env.SLICER_BASE_URL}/z`)).status, 401, 'an absolute URL: the same scope, paused too');
+    const error = await c.authedFetch('z').then(() => undefined, (e: unknown) => e);
+    assert.ok(isAuthError(error) && error.code === ErrorCode.UNAUTHORIZED, String(error));
+    assert.match(error.message, /^GET \/slicer\/z was refused \(401\) with a freshly fetched token/);
+    assert.equal(h.issued(predict), 2, 'no token request within the pause');
+    assert.deepEqual(h.warnings.slice(warned), [
+      `A freshly fetched token for scope "service_id=${predict}" was refused (401) too; ` +
+      'for 1 s a 401 ends a request, without another token request',
+    ]);
+    h.advance(1);
+    assert.equal(await status(), 401);
+    assert.equal(h.issued(predict), 3, 'a fresh token once the pause ended');
+    h.advance(1.999);
+    assert.equal(await status(), 401);
+    assert.equal(h.issued(predict), 3, 'the second pause is 2 s');
+    h.advance(0.001);
+    assert.equal(await status(), 401);
+    assert.equal(h.issued(predict), 4);
+  });
+
+  test('an answer that is no 401, to the first try or to the retry, ends the doubling: the next pause is 1 s again', async () => {
+    const c = client();
+    /** Two refusals of a fresh token in a row (pauses of 1 s, then 2 s), and the clock past the second pause. */
+    const twoRefusals = async () => {
+      refuseEvery = true;
+      assert.equal((await c.tokenFetch('a')).status, 401);
+      h.advance(1);
+      assert.equal((await c.tokenFetch('a')).status, 401);
+      h.advance(2);
+      refuseEvery = false;
+    };
+    /** After a refusal of a fresh token, whether the pause was 1 s: a fresh token is fetched 1 s later. */
+    const pausesOneSecond = async () => {
+      refuseEvery = true;
+      assert.equal((await c.tokenFetch('a')).status, 401);
+      const before = h.issued();
+      h.advance(1);
+      assert.equal((await c.tokenFetch('a')).status, 401);
+      return h.issued() === before + 1;
+    };
+    await twoRefusals();
+    assert.equal((await c.tokenFetch('a')).status, 200, 'the first try answered');
+    assert.ok(await pausesOneSecond(), 'after an answer to the first try, the pause was 1 s, not 4 s');
+    h.advance(2);
+    refuseEvery = false;
+    assert.equal((await c.tokenFetch('a')).status, 200, 'answered: the count starts again');
+    await twoRefusals();
+    refusedTokens.add(await c.getToken());
+    assert.equal((await c.tokenFetch('a')).status, 200, 'the retry answered');
+    assert.ok(await pausesOneSecond(), 'after an answer to the retry, the pause was 1 s, not 4 s');
   });
 
   test('a request to another origin goes without the token, and the warning names its method and origin, once', async () => {
