@@ -5,14 +5,16 @@
  * within 2^(n-1) s (at most {@link MAX_PAUSE_MS}) get that failure again at
  * once, without a request. A wrong password is not tried a thousand times a
  * second, and a service that is down is not flooded. A grant ends the pause.
+ * The same schedule ({@link pauseAfter}) pauses the request engine's token
+ * replacements after a fresh token's 401.
  */
 import { AuthError } from './errors.ts';
 import type { GrantFetcher } from './grant.ts';
 
 /** The pause after the first failure in a row; each further failure doubles it. */
-export const FIRST_PAUSE_MS = 1_000;
+const FIRST_PAUSE_MS = 1_000;
 /** The longest pause. */
-export const MAX_PAUSE_MS = 30_000;
+const MAX_PAUSE_MS = 30_000;
 
 /**
  * The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}.

@@ -175,6 +175,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: a shortcut; mayReceiveToken decides the same
     const mayCarry = (url: string) => (trusted !== undefined && url.startsWith(trusted)) || mayReceiveToken(url, target.origins);
     const warned = new Set<string>();
+    // Stryker disable next-line BooleanLiteral: `told` is set afresh when a pause starts, and read only within one
     const refusedFresh = refusals.get(target.scope) ?? { count: 0, until: Number.NEGATIVE_INFINITY, told: false };
     refusals.set(target.scope, refusedFresh);
 
