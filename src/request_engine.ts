@@ -207,6 +207,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       const response = await sendFollowing(request, token, wire);
       if (response.status === 401) return refused(request, token, response, answer401, signal ?? undefined);
       refusedFresh.count = 0;
+      refusedFresh.until = Number.NEGATIVE_INFINITY;
       return response;
     }
 
@@ -235,6 +236,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       const again = await sendFollowing(request, await tokens.get(target, signal), wire);
       if (again.status !== 401) {
         refusedFresh.count = 0;
+        refusedFresh.until = Number.NEGATIVE_INFINITY;
         return again;
       }
       refusedFresh.count++;

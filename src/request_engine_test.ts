@@ -308,6 +308,18 @@ describe('refusals', () => {
     assert.ok(await pausesOneSecond(), 'after an answer to the retry, the pause was 1 s, not 4 s');
   });
 
+  test('an answer that is no 401 ends the pause at once: the next 401 is retried with a fresh token', async () => {
+    const c = client();
+    refuseEvery = true;
+    assert.equal((await c.tokenFetch('a')).status, 401, 'a fresh token refused too: a pause of 1 s');
+    refuseEvery = false;
+    assert.equal((await c.tokenFetch('a')).status, 200, 'within the pause, an answer');
+    refuseEvery = true;
+    const before = h.issued();
+    assert.equal((await c.tokenFetch('a')).status, 401);
+    assert.equal(h.issued(), before + 1, 'still within the first second: retried with a fresh token');
+  });
+
   test('a request to another origin goes without the token, and the warning names its method and origin, once', async () => {
     const warnings: string[] = [];
     const c = h.client({ logger: { warn: (m) => warnings.push(m) } });
