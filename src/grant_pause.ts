@@ -5,8 +5,8 @@
  * within 2^(n-1) s (at most {@link MAX_PAUSE_MS}) get that failure again at
  * once, without a request. A wrong password is not tried a thousand times a
  * second, and a service that is down is not flooded. A grant ends the pause.
- * The same schedule ({@link pauseAfter}) pauses the request engine's token
- * replacements after a fresh token's 401.
+ * The request engine pauses its token replacements after a fresh token's 401
+ * with the same {@link Pause}.
  */
 import { AuthError } from './errors.ts';
 import type { GrantFetcher } from './grant.ts';
@@ -16,13 +16,51 @@ const FIRST_PAUSE_MS = 1_000;
 /** The longest pause. */
 const MAX_PAUSE_MS = 30_000;
 
-/**
- * The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}.
- *
- * @param failures failures in a row, at least 1
- * @returns the pause, ms
- */
-export const pauseAfter = (failures: number): number => Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (failures - 1));
+/** The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}. */
+const pauseAfter = (failures: number): number => Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (failures - 1));
+
+/** One scope's failures in a row and the pause they set. */
+export class Pause {
+  readonly #now: () => number;
+  #failures = 0;
+  #until = Number.NEGATIVE_INFINITY;
+  // Stryker disable next-line BooleanLiteral: a pause sets it afresh when it starts, and it is read only within one
+  #told = false;
+
+  /** @param now the monotonic clock, ms */
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /**
+   * Whether a pause holds now; the first time one holds for a call, `tell` gets its seconds left, rounded up.
+   *
+   * @param tell says that the pause holds, once per pause
+   * @returns true while the pause holds
+   */
+  holds(tell: (seconds: number) => void): boolean {
+    const left = this.#until - this.#now();
+    if (left <= 0) return false;
+    if (!this.#told) {
+      this.#told = true;
+      tell(Math.ceil(left / 1000));
+    }
+    return true;
+  }
+
+  /** A failure: one more in a row, and the pause it sets starts. */
+  failed(): void {
+    this.#failures++;
+    this.#until = this.#now() + pauseAfter(this.#failures);
+    this.#told = false;
+  }
+
+  /** A success: the count starts again, and no pause holds. */
+  succeeded(): void {
+    this.#failures = 0;
+    this.#until = Number.NEGATIVE_INFINITY;
+  }
+}
 
 /** What {@link pauseAfterFailure} needs. */
 export interface GrantPauseOptions {
@@ -30,16 +68,6 @@ export interface GrantPauseOptions {
   now: () => number;
   /** Where warnings go (already free of secrets). */
   warn: (message: string) => void;
-}
-
-interface Failure {
-  readonly error: unknown;
-  /** Failures in a row. */
-  readonly count: number;
-  /** No request before this instant. */
-  readonly until: number;
-  /** Whether a call was refused in this pause (and the warning given). */
-  told: boolean;
 }
 
 /**
@@ -50,28 +78,25 @@ interface Failure {
  * @returns the same fetcher, pausing after failures
  */
 export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseOptions): GrantFetcher {
-  const failures = new Map<string, Failure>();
+  /** By scope: the pause, and the failure given again while it holds. */
+  const failures = new Map<string, { readonly pause: Pause; readonly error: unknown }>();
   return async (scope, replacing) => {
     const failure = failures.get(scope);
-    const now = options.now();
-    if (failure && now < failure.until) {
-      if (!failure.told) {
-        const code = failure.error instanceof AuthError ? failure.error.code : 'UNKNOWN';
-        const seconds = Math.ceil((failure.until - now) / 1000);
-        options.warn(
-          `The last token request for scope "${scope}" failed (${code}); giving that failure again for ${seconds} s without a new request`,
-        );
-        failure.told = true;
-      }
-      throw failure.error;
-    }
+    const held = failure?.pause.holds((seconds) => {
+      const code = failure.error instanceof AuthError ? failure.error.code : 'UNKNOWN';
+      options.warn(
+        `The last token request for scope "${scope}" failed (${code}); giving that failure again for ${seconds} s without a new request`,
+      );
+    });
+    if (failure && held) throw failure.error;
     try {
       const grant = await fetchGrant(scope, replacing);
       failures.delete(scope);
       return grant;
     } catch (error) {
-      const count = (failure?.count ?? 0) + 1;
-      failures.set(scope, { error, count, until: options.now() + pauseAfter(count), told: false });
+      const pause = failure?.pause ?? new Pause(options.now);
+      pause.failed();
+      failures.set(scope, { pause, error });
       throw error;
     }
   };

@@ -28,7 +28,7 @@ import type { Config, TokenTransport } from './config.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
 import type { AuthEvent } from './events.ts';
 import type { FetchLike } from './fetch.ts';
-import { pauseAfter } from './grant_pause.ts';
+import { Pause } from './grant_pause.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, type ReplayableBody, sendFollowing, type Wire } from './request_wire.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
@@ -139,8 +139,8 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
   const { config, tokens, emit } = options;
   /** Lanes by scope, for absolute URLs and for relative paths (which need the scope's base URL). */
   const lanes = { absolute: new Map<string, Lane>(), relative: new Map<string, Lane>() };
-  /** By scope: fresh tokens refused (401) in a row, until when a 401 ends a request at once, whether that pause was told. */
-  const refusals = new Map<string, { count: number; until: number; told: boolean }>();
+  /** By scope: the pause after fresh tokens refused (401), in which a 401 ends a request at once. */
+  const refusals = new Map<string, Pause>();
   /** The configured services, longest base URL first, each with the prefix of the URLs under it. */
   const services = SERVICES.flatMap((service) => {
     const base = config[service.baseUrl.option];
@@ -175,8 +175,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: a shortcut; mayReceiveToken decides the same
     const mayCarry = (url: string) => (trusted !== undefined && url.startsWith(trusted)) || mayReceiveToken(url, target.origins);
     const warned = new Set<string>();
-    // Stryker disable next-line BooleanLiteral: `told` is set afresh when a pause starts, and read only within one
-    const refusedFresh = refusals.get(target.scope) ?? { count: 0, until: Number.NEGATIVE_INFINITY, told: false };
+    const refusedFresh = refusals.get(target.scope) ?? new Pause(options.now);
     refusals.set(target.scope, refusedFresh);
 
     /** A request to an origin that may not receive the token goes out as it is, without it; said once per origin. */
@@ -206,8 +205,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       const request = await outgoing(input, init, config.transport);
       const response = await sendFollowing(request, token, wire);
       if (response.status === 401) return refused(request, token, response, answer401, signal ?? undefined);
-      refusedFresh.count = 0;
-      refusedFresh.until = Number.NEGATIVE_INFINITY;
+      refusedFresh.succeeded();
       return response;
     }
 
@@ -218,30 +216,22 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
         if (answer401) return response;
         throw new PermanentTokenRejectedError(target.permanentTokenKey, response);
       }
-      const now = options.now();
-      if (now < refusedFresh.until) {
-        if (!refusedFresh.told) {
-          refusedFresh.told = true;
-          options.warn(
-            `A freshly fetched token for scope "${target.scope}" was refused (401) too; for ${
-              Math.ceil((refusedFresh.until - now) / 1000)
-            } s a 401 ends a request, without another token request`,
-          );
-        }
-        return final(request, response, answer401);
-      }
+      const held = refusedFresh.holds((seconds) =>
+        options.warn(
+          `A freshly fetched token for scope "${target.scope}" was refused (401) too; ` +
+            `for ${seconds} s a 401 ends a request, without another token request`,
+        )
+      );
+      if (held) return final(request, response, answer401);
       await response.body?.cancel().catch(() => undefined);
       emit?.({ type: 'token.unauthorized', scope: target.scope, retried: true });
       await tokens.drop(target, token);
       const again = await sendFollowing(request, await tokens.get(target, signal), wire);
       if (again.status !== 401) {
-        refusedFresh.count = 0;
-        refusedFresh.until = Number.NEGATIVE_INFINITY;
+        refusedFresh.succeeded();
         return again;
       }
-      refusedFresh.count++;
-      refusedFresh.until = options.now() + pauseAfter(refusedFresh.count);
-      refusedFresh.told = false;
+      refusedFresh.failed();
       return final(request, again, answer401);
     }
 
