@@ -61,6 +61,27 @@ export const TokenResponseSchema = v.object(
   (issue) => (issue.path ? 'is missing' : 'must be a JSON object'),
 );
 
+/**
+ * An entry as a shared store hands it back (a `StoredGrant`), checked because a store may be the user's own code: a token an HTTP header can carry, a finite expiry and a lifetime of at least 1 s (what
+ * {@link TokenResponseSchema} lets in).
+ */
+export const StoredGrantSchema = v.object(
+  {
+    token: v.pipe(
+      v.string(fixed('must be a string')),
+      v.nonEmpty(fixed('must not be empty')),
+      v.regex(HEADER_SAFE, fixed('must be a token an HTTP header can carry')),
+    ),
+    expiresAt: v.pipe(v.number(fixed('must be a number')), v.finite(fixed('must be finite'))),
+    lifetime: v.pipe(
+      v.number(fixed('must be a number')),
+      v.finite(fixed('must be finite')),
+      v.minValue(1000, fixed('must be at least 1000 ms')),
+    ),
+  },
+  (issue) => (issue.path ? 'is missing' : 'must be an object'),
+);
+
 /** A validated token response, `expires_in` as a number of seconds. */
 export type TokenResponse = v.InferOutput<typeof TokenResponseSchema>;
 

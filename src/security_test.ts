@@ -6,6 +6,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { HTTPError } from 'ky';
 import { ErrorCode, isAuthError, type TokenEndpointRedirectError, type TokenResponseError } from './errors.ts';
 import { redact } from './redact.ts';
+import { createMemoryStore } from './stores/memory.ts';
+import type { TokenStore } from './stores/store.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 import { scratchDir } from './testing/scratch.ts';
 
@@ -173,6 +175,27 @@ describe('a token no HTTP header can carry', () => {
         }
       }
       assert.deepEqual(service.seen, [], 'nothing was sent to the service');
+    } finally {
+      await service.close();
+    }
+  });
+
+  test("in a user's own store is read as none, with one warning naming the field: never sent, never quoted", async () => {
+    const service = await server((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    try {
+      const planted = { token: 'Q7tok\r\nX-Injected: Q7secret', expiresAt: Date.now() + 3_600_000, lifetime: 3_600_000 };
+      const store: TokenStore = { ...createMemoryStore(), description: 'my store', get: async () => planted };
+      const client = h.client({ baseUrl: service.origin, store });
+      const answer = await client.tokenFetch('jobs');
+      await client.close();
+      assert.equal(answer.status, 200);
+      assert.equal(h.issued(), 1, 'a token was requested instead');
+      assert.equal(service.seen.length, 1);
+      assert.match(service.seen[0]?.authorization ?? '', /^Bearer [\w-]{43}$/, 'sent with the issued token');
+      const scope = `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
+      assert.deepEqual(h.warnings, [
+        `The shared token store my store holds an entry for scope "${scope}" that is no usable token (token must be a token an HTTP header can carry); ignoring it`,
+      ]);
     } finally {
       await service.close();
     }

@@ -16,9 +16,11 @@
  *   as missing, with one warning: the next token fetched replaces it.
  *   The password never goes to the store: only tokens do.
  */
+import * as v from 'valibot';
 import type { Clock } from './clock.ts';
 import type { AuthEvent } from './events.ts';
 import { type Grant, type GrantFetcher, hardMargin } from './grant.ts';
+import { StoredGrantSchema } from './schemas.ts';
 import { type StoredGrant, type StoreKey, type TokenStore, UntrustedEntryError } from './stores/store.ts';
 
 /** How often a waiting caller looks again. */
@@ -98,16 +100,29 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
     }
   }
 
-  /** The stored grant of a scope; an untrusted entry reads as none (warned once), so the next token stored replaces it. */
+  /**
+   * The stored grant of a scope. An untrusted entry, or one that is no usable token (a store may be the user's own
+   * code), reads as none (warned once), so the next token stored replaces it.
+   */
   const read = (scope: string) =>
-    attempt(async () => {
+    attempt(async (): Promise<StoredGrant | undefined> => {
+      let entry: unknown;
       try {
-        return await store.get(key(scope));
+        entry = await store.get(key(scope));
       } catch (error) {
         if (!(error instanceof UntrustedEntryError)) throw error;
         warnOnce(error.message);
         return undefined;
       }
+      if (entry === undefined || entry === null) return undefined; // null too, as a driver may say "none"
+      const checked = v.safeParse(StoredGrantSchema, entry);
+      if (checked.success) return checked.output;
+      const [issue] = checked.issues;
+      warnOnce(
+        `The shared token store ${store.description} holds an entry for scope "${scope}" that is no usable token ` +
+          `(${v.getDotPath(issue) ?? 'entry'} ${issue.message}); ignoring it`,
+      );
+      return undefined;
     });
 
   /**
@@ -119,7 +134,8 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
    */
   function usable(scope: string, stored: StoredGrant | undefined | typeof FAILED, replacing: Grant | undefined): Grant | undefined {
     if (!stored || stored === FAILED || refused.has(stored.token) || stored.token === replacing?.token) return undefined;
-    const remaining = stored.expiresAt - clock.wallNow();
+    // An entry never lasts longer than its lifetime: an expiry further out (a clock ahead, or a store's own) is cut to it.
+    const remaining = Math.min(stored.expiresAt - clock.wallNow(), stored.lifetime);
     if (remaining <= hardMargin(stored.lifetime, options.marginMs) + 1000) return undefined;
     options.emit?.({ type: 'token.cached', scope, layer });
     return { token: stored.token, expiresAt: clock.now() + remaining, lifetime: stored.lifetime, source: layer };

@@ -10,7 +10,7 @@ import type { AuthEvent } from './events.ts';
 import type { Grant } from './grant.ts';
 import { createSharedGrants } from './shared_grants.ts';
 import { createMemoryStore } from './stores/memory.ts';
-import { type StoreKey, type TokenStore, UntrustedEntryError } from './stores/store.ts';
+import { type StoredGrant, type StoreKey, type TokenStore, UntrustedEntryError } from './stores/store.ts';
 import { createFakeClock } from './testing/fake_clock.ts';
 
 const SCOPE = 'service_id=s';
@@ -20,6 +20,7 @@ const HOUR = 3_600_000;
 const LAST_USABLE = 150_000 + 1_000;
 
 type Operation = 'get' | 'put' | 'deleteIfSame' | 'lock';
+const NOTHING = Symbol('nothing planted');
 
 /**
  * Shared grants over a memory store that logs each operation, runs what
@@ -41,10 +42,11 @@ function setup(kind?: TokenStore['kind']) {
     if (failing.has(name)) throw new Error(`the store refused ${name}`);
     return run(...args);
   };
+  let planted: unknown = NOTHING;
   const store: TokenStore = {
     description: 'memory',
     kind,
-    get: logged('get', inner.get),
+    get: logged('get', (key: StoreKey) => (planted === NOTHING ? inner.get(key) : Promise.resolve(planted as StoredGrant))),
     put: logged('put', inner.put),
     deleteIfSame: logged('deleteIfSame', inner.deleteIfSame),
     lock: logged('lock', inner.lock),
@@ -70,6 +72,8 @@ function setup(kind?: TokenStore['kind']) {
     warnings,
     events,
     requests: () => requests,
+    /** Makes every get hand back this entry, whatever is stored (a store of the user's own, with its own ideas). */
+    plant: (entry: unknown) => void (planted = entry),
     /** Stores a one-hour token with `left` ms to live. */
     stored: (token: string, left = HOUR) => inner.put(KEY, { token, expiresAt: clock.wallNow() + left, lifetime: HOUR }),
   };
@@ -123,6 +127,48 @@ describe('shared grants edges', () => {
     assert.equal((await s.shared.fetchGrant(SCOPE)).token, 'own-1');
     assert.deepEqual(s.warnings, ['the entry is not sealed']);
     assert.equal((await s.inner.get(KEY))?.token, 'own-1', 'replaced');
+  });
+
+  test('an entry that is no usable token reads as missing: one warning naming the field, never the value, and replaced', async () => {
+    const token = 'Q7secret';
+    const cases: [unknown, string][] = [
+      [{ token: 'Q7\nsecret', expiresAt: HOUR, lifetime: HOUR }, 'token must be a token an HTTP header can carry'],
+      [{ token: 7, expiresAt: HOUR, lifetime: HOUR }, 'token must be a string'],
+      [{ token: '', expiresAt: HOUR, lifetime: HOUR }, 'token must not be empty'],
+      [{ token, expiresAt: String(HOUR), lifetime: HOUR }, 'expiresAt must be a number'],
+      [{ token, expiresAt: Infinity, lifetime: HOUR }, 'expiresAt must be finite'],
+      [{ token, expiresAt: HOUR }, 'lifetime is missing'],
+      [{ token, expiresAt: HOUR, lifetime: Infinity }, 'lifetime must be finite'],
+      [{ token, expiresAt: HOUR, lifetime: 999 }, 'lifetime must be at least 1000 ms'],
+      [token, 'entry must be an object'],
+    ];
+    for (const [entry, problem] of cases) {
+      const s = setup();
+      s.plant(entry);
+      assert.equal((await s.shared.fetchGrant(SCOPE)).token, 'own-1', problem);
+      assert.deepEqual(s.ops, ['get', 'lock', 'get', 'put'], problem);
+      assert.deepEqual(s.warnings, [
+        `The shared token store memory holds an entry for scope "${SCOPE}" that is no usable token (${problem}); ignoring it`,
+      ]);
+    }
+  });
+
+  test('a store that says "none" with null: a miss, without a warning', async () => {
+    const s = setup();
+    s.plant(null);
+    assert.equal((await s.shared.fetchGrant(SCOPE)).token, 'own-1');
+    assert.deepEqual(s.warnings, []);
+  });
+
+  test('a stored expiry beyond the lifetime (a clock ahead) counts as the full lifetime from now', async () => {
+    const s = setup();
+    await s.stored('ahead', 10 * HOUR);
+    assert.deepEqual(await s.shared.fetchGrant(SCOPE), {
+      token: 'ahead',
+      expiresAt: s.clock.now() + HOUR,
+      lifetime: HOUR,
+      source: 'store',
+    });
   });
 
   test('with nobody listening for events, every path works the same', async () => {
