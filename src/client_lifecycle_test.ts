@@ -9,6 +9,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { ErrorCode, isAuthError } from './errors.ts';
 import { createMemoryStore } from './stores/memory.ts';
+import type { TokenStore } from './stores/store.ts';
 import { converse } from './testing/processes.ts';
 import { redisRequired, type RedisServer, startRedis } from './testing/redis_server.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
@@ -24,7 +25,10 @@ after(async () => {
   await redis?.stop();
   await h.close();
 });
-beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
+beforeEach(() => {
+  h.sandbox.store.reset(); // every test starts from a fresh sandbox
+  h.warnings.length = 0;
+});
 
 const closedError = (error: unknown) => isAuthError(error) && error.code === ErrorCode.CLIENT_CLOSED;
 
@@ -69,6 +73,19 @@ describe('invalidate forgets everywhere', () => {
     assert.equal(await b.getToken(), fresh);
     assert.equal(await a.getToken(), fresh, 'a reads the newer token from the store');
     assert.equal(h.issued(), 2);
+  });
+});
+
+describe('a store that keeps nothing', () => {
+  test('costs two token requests, not one per call: a held token missing from the store twice in a row is kept', async () => {
+    const store: TokenStore = { ...createMemoryStore(), description: 'forgetful', get: async () => undefined };
+    const client = h.client({ store });
+    for (let call = 0; call < 20; call++) assert.equal((await client.tokenFetch('jobs')).status, 200);
+    await client.close();
+    assert.equal(h.issued(), 2);
+    assert.deepEqual(h.warnings, [
+      `The shared token store forgetful keeps no token for scope "service_id=${h.sandbox.env.SLICER_SERVICE_ID}" (the one stored was gone at the next call); using tokens from memory until it keeps one`,
+    ]);
   });
 });
 

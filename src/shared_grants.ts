@@ -74,6 +74,8 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
   const layer = store.kind === 'file' || store.kind === 'redis' ? store.kind : 'store';
   const refused = new Set<string>();
   const confirming = new Map<string, Promise<boolean>>();
+  /** Per scope, how many confirmations in a row found no entry. */
+  const missed = new Map<string, number>();
   const key = (scope: string): StoreKey => ({ authUrl: options.authUrl, username: options.username, scope });
   let failing = false;
   const warned = new Set<string>();
@@ -202,7 +204,23 @@ export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGran
       let pending = confirming.get(id);
       if (!pending) {
         pending = read(scope)
-          .then((stored) => stored === FAILED || stored?.token === token)
+          .then((stored) => {
+            if (stored === FAILED) return true;
+            if (stored) {
+              missed.delete(scope);
+              return stored.token === token;
+            }
+            // No entry: forgotten by another process, so this one moves on too; but a second time in a row, with the
+            // token fetched and stored in between gone as well, the store keeps nothing, and a request per call follows.
+            const misses = (missed.get(scope) ?? 0) + 1;
+            missed.set(scope, misses);
+            if (misses < 2) return false;
+            warnOnce(
+              `The shared token store ${store.description} keeps no token for scope "${scope}" (the one stored was gone ` +
+                'at the next call); using tokens from memory until it keeps one',
+            );
+            return true;
+          })
           .finally(() => confirming.delete(id));
         confirming.set(id, pending);
       }

@@ -171,6 +171,22 @@ describe('shared grants edges', () => {
     });
   });
 
+  test('confirm: a store that keeps nothing drops the held token once, then keeps it, warned once; an entry found resets it', async () => {
+    const s = setup();
+    assert.equal(await s.shared.confirm(SCOPE, 'own-1'), false, 'gone: forgotten by another process, as far as it can tell');
+    assert.equal(await s.shared.confirm(SCOPE, 'own-2'), true, 'gone again right after: the store keeps nothing');
+    const kept =
+      `The shared token store memory keeps no token for scope "${SCOPE}" (the one stored was gone at the next call); using tokens from memory until it keeps one`;
+    assert.deepEqual(s.warnings, [kept]);
+    assert.equal(await s.shared.confirm(SCOPE, 'own-2'), true);
+    assert.deepEqual(s.warnings, [kept], 'warned once');
+    await s.stored('own-2');
+    assert.equal(await s.shared.confirm(SCOPE, 'own-2'), true);
+    await s.inner.deleteIfSame(KEY, 'own-2');
+    assert.equal(await s.shared.confirm(SCOPE, 'own-2'), false, 'the store kept a token: a miss is a forget again');
+    assert.equal(await s.shared.confirm('service_id=other', 'x'), false, 'counted per scope');
+  });
+
   test('with nobody listening for events, every path works the same', async () => {
     const clock = createFakeClock();
     const store = createMemoryStore(clock.wallNow);
