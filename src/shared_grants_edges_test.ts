@@ -109,6 +109,7 @@ describe('shared grants edges', () => {
     assert.deepEqual(s.ops, ['get', 'lock', 'get', 'put']);
     assert.deepEqual(s.events, []);
     assert.equal((await s.inner.get(KEY))?.token, 'own-1');
+    assert.ok(await s.inner.lock(KEY, 1), 'the lock was released');
   });
 
   test('the token stored for the others expires when it does, mapped from the monotonic clock onto the wall clock', async () => {
@@ -138,6 +139,7 @@ describe('shared grants edges', () => {
       [{ token, expiresAt: String(HOUR), lifetime: HOUR }, 'expiresAt must be a number'],
       [{ token, expiresAt: Infinity, lifetime: HOUR }, 'expiresAt must be finite'],
       [{ token, expiresAt: HOUR }, 'lifetime is missing'],
+      [{ token, expiresAt: HOUR, lifetime: String(HOUR) }, 'lifetime must be a number'],
       [{ token, expiresAt: HOUR, lifetime: Infinity }, 'lifetime must be finite'],
       [{ token, expiresAt: HOUR, lifetime: 999 }, 'lifetime must be at least 1000 ms'],
       [token, 'entry must be an object'],
