@@ -12,7 +12,8 @@ import { DEFAULTS } from './defaults.ts';
 import type { FetchLike } from './fetch.ts';
 import type { GrantFetcher } from './grant.ts';
 import type { AuthEvent } from './events.ts';
-import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError } from './errors.ts';
+import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
+import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
 import { oauthFields, processGrantResponse } from './grant_response.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 
@@ -143,6 +144,8 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         methods: ['post'],
         statusCodes: RETRY_STATUSES,
         retryOnTimeout: true,
+        // An answer too large is that of another resource: asking again fetches it again.
+        shouldRetry: ({ error }) => (error instanceof BodyTooLargeError ? false : undefined),
         jitter: (delay) => retryWait(delay, options.random),
         backoffLimit: 5_000,
         maxRetryAfter: 30_000,
@@ -174,6 +177,12 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         },
       );
     }
+    if (error instanceof BodyTooLargeError) {
+      throw new TokenResponseError(
+        `${where}: the token endpoint answered ${error.status} with more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, ` +
+          'which no token answer is; check SLICER_AUTH_URL',
+      );
+    }
     if (isTimeoutError(error) || error instanceof BodyTimeoutError) {
       throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout), after retries`);
     }
@@ -185,37 +194,6 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       `${where}: ${cannotReach(url, cause)}: ${redact((error as Error).message ?? String(error), secrets)}${fix}`,
       { cause: sanitizeCause(error, secrets) },
     );
-  }
-}
-
-/** The body of an answer did not arrive in time (reported as a timeout, like ky's own). */
-class BodyTimeoutError extends Error {}
-
-/**
- * Reads a whole body within a time limit and returns an equivalent buffered response.
- *
- * @param response an answer whose headers arrived
- * @param timeoutMs how long the body may take
- * @param clock waits out the time limit
- * @returns the same answer, fully read
- * @throws {BodyTimeoutError} on a stall; the stream's error when the connection drops
- */
-async function buffered(response: Response, timeoutMs: number, clock: Clock): Promise<Response> {
-  const done = new AbortController();
-  const stalled = clock.sleep(timeoutMs, done.signal).then(() => {
-    // Stryker disable next-line OptionalChaining: a stalled answer has a body (a null one is read at once)
-    void response.body?.cancel().catch(() => undefined);
-    throw new BodyTimeoutError();
-  });
-  try {
-    const text = await Promise.race([response.text(), stalled]);
-    return new Response(response.status === 204 || response.status === 304 ? null : text, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  } finally {
-    done.abort();
   }
 }
 

@@ -8,8 +8,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { isAuthError, TokenEndpointUnavailableError, TokenRequestRejectedError } from './errors.ts';
+import { ErrorCode, isAuthError, TokenEndpointUnavailableError, TokenRequestRejectedError } from './errors.ts';
 import type { AuthEvent } from './events.ts';
+import { MAX_ANSWER_BYTES } from './grant_body.ts';
 import { Secret } from './redact.ts';
 import { createFakeClock, type FakeClock } from './testing/fake_clock.ts';
 import { createTokenSource, networkCause, retryWait, type TokenSourceOptions } from './token_source.ts';
@@ -37,6 +38,7 @@ const received: Received[] = [];
 const held: Socket[] = [];
 const server = createServer((socket) => {
   held.push(socket);
+  socket.on('error', () => undefined); // a client may hang up mid-answer (one refused as too large)
   let data = '';
   socket.on('data', (chunk) => {
     data += chunk.toString('latin1');
@@ -190,6 +192,42 @@ describe('token source on the wire', () => {
     const ok = source([reply('200 OK', GOOD)]);
     await ok.get();
     assert.equal(ok.clock.pending(), 0, "the body's time limit is cancelled once it arrived");
+  });
+
+  test('an answer over 1 MiB is no token answer: refused at the byte past it, without a retry', async () => {
+    const tooLarge = `${where()}: the token endpoint answered 200 with more than 1 MiB, which no token answer is; check SLICER_AUTH_URL`;
+    const head = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n';
+    // Declared by its length and sent whole.
+    const declared = reply('200 OK', ' '.repeat(2 * MAX_ANSWER_BYTES));
+    // Streamed without a length, one byte past the limit, then held open for 2 s (and ended, so that a client that
+    // waits for the end fails rather than hangs): only counting ends it sooner.
+    const streamed: Answer = ({ socket }) => {
+      socket.write(`${head}transfer-encoding: chunked\r\n\r\n`);
+      for (let sent = 0; sent <= MAX_ANSWER_BYTES; sent += 64 * 1024) {
+        const size = Math.min(64 * 1024, MAX_ANSWER_BYTES + 1 - sent);
+        socket.write(`${size.toString(16)}\r\n${' '.repeat(size)}\r\n`);
+      }
+      setTimeout(() => socket.destroyed || socket.end('0\r\n\r\n'), 2_000).unref();
+    };
+    for (const answer of [declared, streamed]) {
+      const error = await failure(source([answer, reply('200 OK', GOOD)], { retries: 1 }));
+      assert.equal(error.code, ErrorCode.TOKEN_RESPONSE_INVALID);
+      assert.equal(error.message, tooLarge);
+      assert.equal(received.length, 1, 'not asked again');
+    }
+    const whole = GOOD.padEnd(MAX_ANSWER_BYTES, ' ');
+    assert.equal((await source([reply('200 OK', whole)]).get()).token, 'tok', 'exactly 1 MiB is read');
+  });
+
+  test('a body is decoded as UTF-8 across the pieces it arrives in', async () => {
+    const body = Buffer.from(JSON.stringify({ access_token: 'tok\u00e9', token_type: 'Bearer', expires_in: '3600', scope: SCOPE }));
+    const split = body.indexOf(0xc3) + 1; // between the two bytes of "é"
+    const s = source([({ socket }) => {
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+      socket.write(body.subarray(0, split));
+      setTimeout(() => socket.end(body.subarray(split)), 20);
+    }]);
+    assert.equal((await s.get()).token, 'tok\u00e9');
   });
 
   test('a 204 is a 2xx without a token response; a 304 is a redirect to nowhere', async () => {
