@@ -3,7 +3,8 @@
  * parallel workers of one machine reuse a valid temporary token.
  *
  * - One JSON file, mode 0600, written atomically (temporary file + rename),
- *   keyed by auth URL + user + scope; it never holds the password.
+ *   keyed by auth URL + user + scope; it never holds the password. Its
+ *   directory is created when missing, mode 0700.
  * - The lock is a file (`<file>.lock`, created exclusively, holding the
  *   owner's pid). A lock whose process is gone, or older than the lock's time
  *   to live, is broken, so a crash cannot leave it stuck.
@@ -15,7 +16,20 @@
  *   waited on (refused), and removed once stale.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  type Stats,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
@@ -73,6 +87,8 @@ export function distrust(file: string): string | undefined {
  */
 export function createFileStore(file: string, wallNow: () => number = systemClock.wallNow): TokenStore {
   const lockFile = `${file}.lock`;
+  /** Creates the file's directory when it is missing, as `mkdir -p` does, private to its owner (mode 0700). */
+  const makeDirectory = () => mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
 
   /** The file's content; throws (message shown as the warning) when it must be left alone. */
@@ -109,6 +125,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
     change(entries);
     const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
+      makeDirectory();
       // Stryker disable next-line ObjectLiteral: the chmod below makes the mode exact either way; this narrows the moment before it
       writeFileSync(temporary, JSON.stringify({ format: content.format, version: content.version, entries }), { mode: 0o600 });
       chmodSync(temporary, 0o600); // the umask may have cleared bits, never added: make it exact
@@ -130,6 +147,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
       if (content.entries[id(key)]?.token === token) write(content, (entries) => void delete entries[id(key)]);
     },
     lock: async (_key, ttlMs): Promise<Release | undefined> => {
+      makeDirectory();
       try {
         closeSync(openSync(lockFile, 'wx', 0o600));
         writeFileSync(lockFile, String(process.pid));

@@ -102,7 +102,8 @@ describe('file store', () => {
     const s = setup();
     mkdirSync(s.file, { mode: 0o700 });
     await assert.rejects(s.store.get(KEY), { message: `Ignoring the token cache ${s.file}: cannot read it (EISDIR)` });
-    const nowhere = join(s.dir, 'missing', 'tokens.json');
+    symlinkSync(join(s.dir, 'gone', 'dir'), join(s.dir, 'dangling'));
+    const nowhere = join(s.dir, 'dangling', 'tokens.json'); // through a link to nothing: no directory can be made
     await assert.rejects(createFileStore(nowhere).put(KEY, grant('t', Date.now() + 60_000)), {
       message: `Cannot write the token cache ${nowhere} (ENOENT)`,
     });
@@ -176,9 +177,24 @@ describe('file store', () => {
     assert.equal(present(lock), false, 'a stale link is removed');
   });
 
-  test('a lock in a directory that does not exist is an error, not a wait', async () => {
+  test('a directory that does not exist is made, mode 0700, by the lock or by a write', async () => {
     const s = setup();
-    const store = createFileStore(join(s.dir, 'missing', 'tokens.json'), () => s.wall);
+    for (const first of ['lock', 'put'] as const) {
+      const dir = join(s.dir, first, 'slicer-auth');
+      const store = createFileStore(join(dir, 'tokens.json'), () => s.wall);
+      if (first === 'lock') assert.ok(await store.lock(KEY, 60_000), 'the lock is taken');
+      await store.put(KEY, grant('t', 2_000_000));
+      assert.equal((await store.get(KEY))?.token, 't');
+      assert.equal(statSync(dir).mode & 0o777, 0o700, first);
+      assert.equal(statSync(join(s.dir, first)).mode & 0o777, 0o700, `${first}: every directory made`);
+    }
+  });
+
+  test('a lock where no directory can be made (through a link to nothing) is an error, not a wait', async () => {
+    const s = setup();
+    symlinkSync(join(s.dir, 'gone', 'dir'), join(s.dir, 'dangling'));
+    const store = createFileStore(join(s.dir, 'dangling', 'tokens.json'), () => s.wall);
     await assert.rejects(store.lock(KEY, 60_000), { code: 'ENOENT' });
+    assert.equal(present(join(s.dir, 'gone')), false, 'nothing made');
   });
 });
