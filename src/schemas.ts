@@ -62,8 +62,9 @@ export const TokenResponseSchema = v.object(
 );
 
 /**
- * An entry as a shared store hands it back (a `StoredGrant`), checked because a store may be the user's own code: a token an HTTP header can carry, a finite expiry and a lifetime of at least 1 s (what
- * {@link TokenResponseSchema} lets in).
+ * An entry as a shared store hands it back (a `StoredGrant`), checked because a store may be the user's own code:
+ * a token an HTTP header can carry, a finite expiry and a lifetime of at least 1 s (what {@link TokenResponseSchema}
+ * lets in).
  */
 export const StoredGrantSchema = v.object(
   {
