@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -266,6 +267,18 @@ describe('plain http', () => {
     const error = await client.authedFetch('jobs').catch((e: unknown) => e);
     assert.equal((error as { code?: string }).code, ErrorCode.INSECURE_AUTH_URL);
     assert.match((error as Error).message, /access token over plain http to "slicer\.example\.invalid".*SLICER_BASE_URL/);
+  });
+});
+
+describe('tokens at rest in the cache file', () => {
+  test('with SLICER_STORE_KEY the file holds no token, and clients with the key share it; one without is warned', async () => {
+    const file = join(scratchDir('slicer-sealed-'), 'tokens.json');
+    const token = await h.client({ cacheFile: file, storeKey: 'correct horse battery staple' }).getToken();
+    assert.ok(!readFileSync(file, 'utf8').includes(token), 'sealed');
+    assert.equal(await h.client({ cacheFile: file, storeKey: 'correct horse battery staple' }).getToken(), token);
+    assert.equal(h.issued(), 1, 'read from the file');
+    assert.notEqual(await h.client({ cacheFile: file }).getToken(), token);
+    assert.deepEqual(h.warnings, [`The shared token store file ${file} holds an entry sealed with a key: set SLICER_STORE_KEY to use it`]);
   });
 });
 

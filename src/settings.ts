@@ -194,7 +194,7 @@ export const SETTINGS = {
     schema: v.optional(secret),
     secret: true,
     doc:
-      'Seal tokens at rest in Redis (AES-256-GCM bound to each entry; key from this secret through scrypt; `slicer-auth store-key` makes one); without it, whoever reads the database reads the tokens.',
+      'Seal tokens at rest in Redis and in the cache file (AES-256-GCM bound to each entry; key from this secret through scrypt; `slicer-auth store-key` makes one); without it, whoever reads the database or the file reads the tokens.',
   }),
 } as const;
 

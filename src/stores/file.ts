@@ -5,6 +5,9 @@
  * - One JSON file, mode 0600, written atomically (temporary file + rename),
  *   keyed by auth URL + user + scope; it never holds the password. Its
  *   directory is created when missing, mode 0700.
+ * - With a key (`SLICER_STORE_KEY`), every entry is sealed as in Redis
+ *   (`seal.ts`: bound to its place in the file) and only sealed entries are
+ *   used; without one, entries are in clear, and only in clear are used.
  * - The lock is a file (`<file>.lock`, created exclusively, holding the
  *   owner's pid). A lock whose process is gone, or older than the lock's time
  *   to live, is broken, so a crash cannot leave it stuck.
@@ -32,15 +35,22 @@ import {
 import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
+import type { Secret } from '../redact.ts';
+import { createSeal, openEntry, type Seal, sealEntry } from './seal.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
 
 /** The runtime's `process` (Node, Bun, Deno 2), not imported: `node:process` as a module costs ~1.5 ms at start-up. */
 const process = globalThis.process;
 
+/** An entry: a grant in clear, or sealed (`seal.ts`) with its expiry beside it, so that expired entries are dropped unopened. */
+const EntrySchema = v.union([
+  v.object({ token: v.string(), expiresAt: v.number(), lifetime: v.number() }),
+  v.object({ sealed: v.string(), expiresAt: v.number() }),
+]);
 const CacheFileSchema = v.object({
   format: v.literal('slicer-auth-token-cache'),
   version: v.literal(1),
-  entries: v.record(v.string(), v.object({ token: v.string(), expiresAt: v.number(), lifetime: v.number() })),
+  entries: v.record(v.string(), EntrySchema),
 });
 type CacheFile = v.InferOutput<typeof CacheFileSchema>;
 
@@ -83,13 +93,20 @@ export function distrust(file: string): string | undefined {
  *
  * @param file the cache file (created with mode 0600 when missing)
  * @param wallNow wall clock, ms since the epoch
+ * @param key `SLICER_STORE_KEY`: then entries are sealed, and only sealed ones are used
  * @returns the store
  */
-export function createFileStore(file: string, wallNow: () => number = systemClock.wallNow): TokenStore {
+export function createFileStore(file: string, wallNow: () => number = systemClock.wallNow, key?: Secret): TokenStore {
+  const description = `file ${file}`;
   const lockFile = `${file}.lock`;
+  const sealing = key ? createSeal(key) : undefined;
   /** Creates the file's directory when it is missing, as `mkdir -p` does, private to its owner (mode 0700). */
   const makeDirectory = () => mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
+
+  /** An entry's grant: a sealed one opened (with the key only), one in clear taken (without a key only), as Redis's. */
+  const opened = (entry: CacheFile['entries'][string], storedUnder: string, seal: Seal | undefined) =>
+    openEntry(seal, 'sealed' in entry ? entry.sealed : sealEntry(undefined, entry, storedUnder), storedUnder, description);
 
   /** The file's content; throws (message shown as the warning) when it must be left alone. */
   function read(): CacheFile {
@@ -138,13 +155,27 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
   }
 
   return {
-    description: `file ${file}`,
+    description,
     kind: 'file',
-    get: async (key) => read().entries[id(key)],
-    put: async (key, grant: StoredGrant) => write(read(), (entries) => void (entries[id(key)] = grant)),
+    get: async (key) => {
+      const entry = read().entries[id(key)];
+      return entry && opened(entry, id(key), await sealing);
+    },
+    put: async (key, grant: StoredGrant) => {
+      const seal = await sealing;
+      const entry = seal ? { sealed: sealEntry(seal, grant, id(key)), expiresAt: grant.expiresAt } : grant;
+      write(read(), (entries) => void (entries[id(key)] = entry));
+    },
     deleteIfSame: async (key, token) => {
       const content = read();
-      if (content.entries[id(key)]?.token === token) write(content, (entries) => void delete entries[id(key)]);
+      const entry = content.entries[id(key)];
+      let stored: StoredGrant | undefined;
+      try {
+        stored = entry && opened(entry, id(key), await sealing);
+      } catch {
+        return; // not an entry of this key's: no token of ours in it to forget
+      }
+      if (stored?.token === token) write(content, (entries) => void delete entries[id(key)]);
     },
     lock: async (_key, ttlMs): Promise<Release | undefined> => {
       makeDirectory();

@@ -11,6 +11,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, s
 import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
+import { Secret } from '../redact.ts';
 import { createFileStore, distrust } from './file.ts';
 import type { StoreKey } from './store.ts';
 import { scratchDir } from '../testing/scratch.ts';
@@ -84,6 +85,46 @@ describe('file store', () => {
     assert.equal((await s.store.get(KEY))?.token, 'newer');
     await s.store.deleteIfSame(KEY, 'newer');
     assert.equal(await s.store.get(KEY), undefined);
+  });
+
+  test('with SLICER_STORE_KEY every entry is sealed for its place: no token in the file, and only such entries used', async () => {
+    const s = setup();
+    const keyed = (secret: string) => createFileStore(s.file, () => s.wall, new Secret(secret));
+    const sealed = keyed('key-one');
+    await sealed.put(KEY, grant('Q7secret', 2_000_000));
+    const text = readFileSync(s.file, 'utf8');
+    assert.ok(!text.includes('Q7secret'), text);
+    const entries = (content(s.file) as { entries: Record<string, { sealed: string; expiresAt: number }> }).entries;
+    assert.deepEqual(Object.keys(entries), ['https://auth.example u service_id=s']);
+    assert.match(entries['https://auth.example u service_id=s']?.sealed ?? '', /^s2\.[\w-]+$/);
+    assert.equal(entries['https://auth.example u service_id=s']?.expiresAt, 2_000_000, 'beside it, to drop it once expired');
+    assert.deepEqual(await sealed.get(KEY), grant('Q7secret', 2_000_000));
+    const holds = (why: string) => ({
+      name: 'UntrustedEntryError',
+      message: `The shared token store file ${s.file} holds an entry ${why}`,
+    });
+    await assert.rejects(s.store.get(KEY), holds('sealed with a key: set SLICER_STORE_KEY to use it'));
+    const elsewhere = 'sealed with another SLICER_STORE_KEY, moved from another entry, or altered; ignoring it';
+    await assert.rejects(keyed('key-two').get(KEY), holds(elsewhere));
+    const moved = { ...KEY, scope: 'service_id=t' };
+    writeFileSync(s.file, text.replace('service_id=s', 'service_id=t'));
+    await assert.rejects(sealed.get(moved), holds(elsewhere));
+    await s.store.put(KEY, grant('in-clear', 2_000_000)); // written without the key
+    await assert.rejects(sealed.get(KEY), holds('that is not sealed with SLICER_STORE_KEY; ignoring it'));
+    await sealed.deleteIfSame(KEY, 'in-clear');
+    assert.equal((await s.store.get(KEY))?.token, 'in-clear', 'an entry it cannot use is not its to delete');
+    await sealed.put(KEY, grant('next', 2_000_000));
+    await sealed.deleteIfSame(KEY, 'other');
+    assert.equal((await sealed.get(KEY))?.token, 'next');
+    await sealed.deleteIfSame(KEY, 'next');
+    assert.equal(await sealed.get(KEY), undefined);
+    s.wall = 2_000_000;
+    await sealed.put(KEY, grant('later', 3_000_000));
+    assert.deepEqual(
+      Object.keys((content(s.file) as { entries: object }).entries),
+      ['https://auth.example u service_id=s'],
+      'the moved one expired',
+    );
   });
 
   test('a corrupt or foreign file is refused in so many words, and left as it is', async () => {

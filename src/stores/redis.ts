@@ -27,8 +27,8 @@ import { systemClock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
 import type { Secret } from '../redact.ts';
 import { describeRedisUrl } from './redis_url.ts';
-import { createSeal, SEALED_PREFIX } from './seal.ts';
-import { type Release, type StoredGrant, type StoreKey, StoreUnavailableError, type TokenStore, UntrustedEntryError } from './store.ts';
+import { createSeal, openEntry, sealEntry } from './seal.ts';
+import { type Release, type StoredGrant, type StoreKey, StoreUnavailableError, type TokenStore } from './store.ts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -55,8 +55,6 @@ export interface RedisStoreOptions {
 
 /** Deletes a key only while it holds exactly the given value: the lock's release, and compare-and-delete. */
 const DELETE_IF_VALUE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
-/** An entry in clear (no key): this prefix, then the grant as JSON. */
-const PLAIN_PREFIX = 'p2.';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -119,48 +117,16 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
 
   const id = (key: StoreKey) => `${namespace}:token:${sha256(`${key.authUrl}\u0000${key.username}\u0000${key.scope}`)}`;
 
-  const untrusted = (why: string) => new UntrustedEntryError(`The shared token store ${description} holds an entry ${why}`);
-
-  function encode(grant: StoredGrant, storedUnder: string): string {
-    const json = JSON.stringify({ token: grant.token, expiresAt: grant.expiresAt, lifetime: grant.lifetime });
-    return seal ? seal.seal(json, storedUnder) : `${PLAIN_PREFIX}${json}`;
-  }
-
-  /** The grant of a stored value: sealed for this key and place when a key is set, plain otherwise. */
-  function decode(value: string, storedUnder: string): StoredGrant {
-    let json: string | undefined;
-    if (seal) {
-      if (!value.startsWith(SEALED_PREFIX)) throw untrusted('that is not sealed with SLICER_STORE_KEY; ignoring it');
-      json = seal.open(value, storedUnder);
-      if (json === undefined) throw untrusted('sealed with another SLICER_STORE_KEY, moved from another entry, or altered; ignoring it');
-    } else if (value.startsWith(SEALED_PREFIX)) {
-      throw untrusted('sealed with a key: set SLICER_STORE_KEY to use it');
-    } else if (value.startsWith(PLAIN_PREFIX)) {
-      json = value.slice(PLAIN_PREFIX.length);
-    }
-    let grant: Partial<StoredGrant> | undefined;
-    try {
-      // Stryker disable next-line ConditionalExpression: JSON.parse(undefined) throws too, and is caught below
-      grant = json === undefined ? undefined : JSON.parse(json);
-    } catch {
-      // not JSON: refused below
-    }
-    if (typeof grant?.token !== 'string' || typeof grant.expiresAt !== 'number' || typeof grant.lifetime !== 'number') {
-      throw untrusted('that is not a slicer-auth token; ignoring it');
-    }
-    return { token: grant.token, expiresAt: grant.expiresAt, lifetime: grant.lifetime };
-  }
-
   return {
     description,
     kind: 'redis',
     async get(key) {
       const value = await run(() => client.get(id(key)));
-      return value === null ? undefined : decode(value, id(key));
+      return value === null ? undefined : openEntry(seal, value, id(key), description);
     },
     async put(key, grant) {
       const ttl = Math.max(1, Math.round(grant.expiresAt - wallNow()));
-      await run(() => client.set(id(key), encode(grant, id(key)), 'PX', ttl));
+      await run(() => client.set(id(key), sealEntry(seal, grant, id(key)), 'PX', ttl));
     },
     async deleteIfSame(key, token) {
       const value = await run(() => client.get(id(key)));
@@ -168,7 +134,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
       if (value === null) return;
       let stored: StoredGrant;
       try {
-        stored = decode(value, id(key));
+        stored = openEntry(seal, value, id(key), description);
       } catch {
         return; // not an entry of ours: no token of ours in it to forget
       }

@@ -1,5 +1,5 @@
 /**
- * Sealing a shared store's entries: AES-256-GCM (authenticated encryption)
+ * Sealing a shared store's entries (Redis, and the cache file): AES-256-GCM (authenticated encryption)
  * whose associated data is what the entry is stored under, so an entry
  * copied to another key, altered by one byte or written without the key does
  * not open. The cipher key comes from `SLICER_STORE_KEY` through scrypt, a
@@ -9,6 +9,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import type { Secret } from '../redact.ts';
+import { type StoredGrant, UntrustedEntryError } from './store.ts';
 
 /** scrypt's cost: N = 2^15, r = 8, p = 1 (about 32 MiB and 50–100 ms, once per process). */
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
@@ -71,6 +72,57 @@ export async function createSeal(secret: Secret): Promise<Seal> {
       return text;
     },
   };
+}
+
+/** An entry in clear (no key): this prefix, then the grant as JSON. */
+const PLAIN_PREFIX = 'p2.';
+
+/**
+ * A stored grant as the text of an entry: sealed for its place with a key, else in clear.
+ *
+ * @param seal the store's seal, if a key is set
+ * @param grant the grant
+ * @param storedUnder where it is stored (the associated data)
+ * @returns `s2.…` sealed, or `p2.` and the grant's JSON
+ */
+export function sealEntry(seal: Seal | undefined, grant: StoredGrant, storedUnder: string): string {
+  const json = JSON.stringify({ token: grant.token, expiresAt: grant.expiresAt, lifetime: grant.lifetime });
+  return seal ? seal.seal(json, storedUnder) : `${PLAIN_PREFIX}${json}`;
+}
+
+/**
+ * The grant of an entry's text: only sealed for this place when a key is set, only in clear otherwise.
+ *
+ * @param seal the store's seal, if a key is set
+ * @param value the entry's text
+ * @param storedUnder where it was read from
+ * @param description the store, for messages
+ * @returns the grant
+ * @throws {UntrustedEntryError} for an entry sealed otherwise, not sealed when it must be, or not a grant
+ */
+export function openEntry(seal: Seal | undefined, value: string, storedUnder: string, description: string): StoredGrant {
+  const untrusted = (why: string) => new UntrustedEntryError(`The shared token store ${description} holds an entry ${why}`);
+  let json: string | undefined;
+  if (seal) {
+    if (!value.startsWith(SEALED_PREFIX)) throw untrusted('that is not sealed with SLICER_STORE_KEY; ignoring it');
+    json = seal.open(value, storedUnder);
+    if (json === undefined) throw untrusted('sealed with another SLICER_STORE_KEY, moved from another entry, or altered; ignoring it');
+  } else if (value.startsWith(SEALED_PREFIX)) {
+    throw untrusted('sealed with a key: set SLICER_STORE_KEY to use it');
+  } else if (value.startsWith(PLAIN_PREFIX)) {
+    json = value.slice(PLAIN_PREFIX.length);
+  }
+  let grant: Partial<StoredGrant> | undefined;
+  try {
+    // Stryker disable next-line ConditionalExpression: JSON.parse(undefined) throws too, and is caught below
+    grant = json === undefined ? undefined : JSON.parse(json);
+  } catch {
+    // not JSON: refused below
+  }
+  if (typeof grant?.token !== 'string' || typeof grant.expiresAt !== 'number' || typeof grant.lifetime !== 'number') {
+    throw untrusted('that is not a slicer-auth token; ignoring it');
+  }
+  return { token: grant.token, expiresAt: grant.expiresAt, lifetime: grant.lifetime };
 }
 
 /**

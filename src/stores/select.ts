@@ -14,7 +14,7 @@ export interface StoreSettings {
   readonly store?: TokenStore | undefined;
   /** Redis URL. */
   readonly storeUrl?: Secret | undefined;
-  /** Secret that encrypts tokens at rest in Redis. */
+  /** Secret that seals tokens at rest, in Redis or the cache file. */
   readonly storeKey?: Secret | undefined;
   /** File of the cross-process cache. */
   readonly cacheFile?: string | undefined;
@@ -55,5 +55,5 @@ export function selectStore(settings: StoreSettings): TokenStore | undefined {
       close: async () => (await redis.catch(() => undefined))?.close?.(),
     };
   }
-  return settings.cacheFile ? createFileStore(settings.cacheFile, settings.wallNow) : undefined;
+  return settings.cacheFile ? createFileStore(settings.cacheFile, settings.wallNow, settings.storeKey) : undefined;
 }

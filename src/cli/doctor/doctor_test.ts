@@ -321,6 +321,14 @@ describe('slicer-auth doctor', () => {
     }
   });
 
+  test('a cache file: private to this user, and sealed at rest with SLICER_STORE_KEY', async () => {
+    const file = join(scratchDir('doctor-file-'), 'tokens.json');
+    const where = `file ${file} (private to this user)`;
+    assert.equal(line(await doctor({ SLICER_CACHE_FILE: file }), 'shared token store'), `✔ shared token store: ${where}`);
+    const sealed = await doctor({ SLICER_CACHE_FILE: file, SLICER_STORE_KEY: 'correct horse battery staple' });
+    assert.equal(line(sealed, 'shared token store'), `✔ shared token store: ${where}; tokens sealed at rest (SLICER_STORE_KEY)`);
+  });
+
   test("the README's doctor sample is what the doctor prints now (npm run docs:samples)", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const sample = await doctorSample(h.sandbox.env);

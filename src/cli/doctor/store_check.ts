@@ -25,7 +25,7 @@ export const storeCheck: Check = {
     if (why) {
       return fail(`${config.cacheFile}: ${why}`, `chmod 600 ${config.cacheFile} as its owner, or remove it (it is recreated)`);
     }
-    return ok(`file ${config.cacheFile} (private to this user)`);
+    return ok(`file ${config.cacheFile} (private to this user)${config.storeKey ? '; tokens sealed at rest (SLICER_STORE_KEY)' : ''}`);
   },
 };
 
