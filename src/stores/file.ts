@@ -173,7 +173,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
       try {
         stored = entry && opened(entry, id(key), await sealing);
       } catch {
-        return; // not an entry of this key's: no token of ours in it to forget
+        // not an entry this store can open: no token of ours in it to forget
       }
       if (stored?.token === token) write(content, (entries) => void delete entries[id(key)]);
     },

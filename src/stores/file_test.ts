@@ -231,6 +231,13 @@ describe('file store', () => {
     }
   });
 
+  test('a lock file that cannot be made (its name too long) is an error, not a wait', async () => {
+    const s = setup();
+    const store = createFileStore(join(s.dir, 'x'.repeat(251)), () => s.wall); // the file's name fits; with ".lock", not
+    assert.equal(await store.get(KEY), undefined);
+    await assert.rejects(store.lock(KEY, 60_000), { code: 'ENAMETOOLONG' });
+  });
+
   test('a lock where no directory can be made (through a link to nothing) is an error, not a wait', async () => {
     const s = setup();
     symlinkSync(join(s.dir, 'gone', 'dir'), join(s.dir, 'dangling'));
