@@ -19,6 +19,12 @@ interface Refusal {
   readonly error_description?: string | undefined;
 }
 
+/**
+ * The longest validity taken from an answer, in seconds: a year. A longer one (up to `1e308`, whose milliseconds are
+ * Infinity) is used as a year's, so that every expiry stays a date, in memory and in a store.
+ */
+const MAX_EXPIRES_IN_S = 365 * 24 * 3600;
+
 /** Statuses of an address that takes no token request (not found, method not allowed, gone). */
 const NOT_AN_ENDPOINT = [404, 405, 410];
 
@@ -163,6 +169,6 @@ export async function processGrantResponse(
       ['scope'],
     );
   }
-  const lifetime = grant.expires_in * 1000;
+  const lifetime = Math.min(grant.expires_in, MAX_EXPIRES_IN_S) * 1000;
   return { token: grant.access_token, expiresAt: sentAt + lifetime, lifetime };
 }

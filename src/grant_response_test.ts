@@ -195,6 +195,14 @@ describe('processGrantResponse', () => {
     assert.deepEqual(error.paths, ['token_type', 'access_token']);
   });
 
+  test('a validity over a year is taken as a year, so that the expiry stays a date (1e308 s would be Infinity ms)', async () => {
+    const YEAR = 365 * 24 * 3600_000;
+    for (const [expires_in, lifetime] of [['31536000', YEAR], ['31536001', YEAR], ['1e308', YEAR], ['31535999', YEAR - 1000]] as const) {
+      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in }), SCOPE, 500, []);
+      assert.deepEqual(grant, { token: 'tok', expiresAt: 500 + lifetime, lifetime }, expires_in);
+    }
+  });
+
   // RFC 6749 §5.1 lets a server leave expires_in out when the default is documented: contract part 8 documents 3600 s.
   test('an expires_in left out or null is the documented 3600 s', async () => {
     for (const expires_in of [undefined, null]) {
