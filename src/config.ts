@@ -61,7 +61,7 @@ export interface SettingOptions {
   cacheFile?: string | undefined;
   /** Redis URL of the fleet's shared token store. @default SLICER_STORE_URL, else none */
   storeUrl?: string | undefined;
-  /** Secret that seals tokens at rest in Redis. @default SLICER_STORE_KEY, else none (plain) */
+  /** Secret that seals tokens at rest, in Redis or the cache file. @default SLICER_STORE_KEY, else none (plain) */
   storeKey?: string | undefined;
 }
 
