@@ -14,7 +14,17 @@ Prints an access token on standard output, e.g.
   --scope S            which service (default slicer)
   --json               print what is known of it as JSON: token, scope, expiresAt,
                        obtainedAt, source (memory, file, redis, request or permanent)
-  --min-validity N     the token must be valid at least N more seconds`;
+  --min-validity N     the token must be valid at least N more seconds
+
+Each run is a process of its own: without a shared store each requests a token. In a loop, set
+SLICER_CACHE_FILE (e.g. ~/.cache/slicer-auth/tokens.json) so that the runs share one.`;
+
+/** The command's options (for parseArgs and shell completion). */
+export const TOKEN_OPTIONS = {
+  scope: { type: 'string', default: 'slicer' },
+  json: { type: 'boolean' },
+  'min-validity': { type: 'string' },
+} as const;
 
 /**
  * Prints a token for a scope.
@@ -23,13 +33,6 @@ Prints an access token on standard output, e.g.
  * @param io output streams
  * @returns the exit code
  */
-/** The command's options (for parseArgs and shell completion). */
-export const TOKEN_OPTIONS = {
-  scope: { type: 'string', default: 'slicer' },
-  json: { type: 'boolean' },
-  'min-validity': { type: 'string' },
-} as const;
-
 export async function tokenCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
