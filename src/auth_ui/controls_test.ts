@@ -32,6 +32,18 @@ test('a documented label matches whole, in any case, beside spaces, punctuation,
   for (const shown of ['Create ›', '🗑 Revoke', '✓ Done', '📋 Copy token value']) {
     assert.equal(matches(shown.replace(/^\W+|\W+$/gu, ''), shown), true, shown);
   }
+  // Emoji as most fonts draw them: with a variation selector, joined, a keycap, a subdivision flag's tags.
+  for (
+    const shown of [
+      '🗑\ufe0f Revoke',
+      'Revoke ✖\ufe0f',
+      '👩\u200d💻 Revoke',
+      '#\ufe0f\u20e3 Revoke',
+      '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} Revoke',
+    ]
+  ) {
+    assert.equal(matches('Revoke', shown), true, shown);
+  }
   for (
     const [label, shown] of [['Revoke', 'Revoke all'], ['Revoke', 'Revoked'], ['TOKENS', '3 Tokens'], ['TOKENS', 'Tokens 3 new'], [
       'Done',
@@ -61,6 +73,8 @@ test('a control is found by its accessible name, by its text when its name says 
         <tr><td>mu</td><td><button>Revoke<span style="position: absolute; clip-path: inset(50%); width: 1px; height: 1px; overflow: hidden"> mu</span></button></td></tr>
         <tr><td>nu</td><td><button>＋ Revoke ›<span class="sr-only"> the token nu</span></button></td></tr>
         <tr><td>xi</td><td><button><b aria-hidden="true">×</b> Revoke<span class="visually-hidden"> xi</span></button></td></tr>
+        <tr><td>omicron</td><td><button>🗑\ufe0f Revoke</button></td></tr>
+        <tr><td>pi</td><td><button>✖\ufe0f Revoke<span class="sr-only"> the token pi</span></button></td></tr>
         <tr><td>eta</td><td><button>Revoke <b>all</b><span class="sr-only"> tokens</span></button> <button>Revoke all<span class="sr-only"> tokens</span></button>
           <button>Revoke<span style="font-weight: bold"> every token</span></button>
           <button>Revoke · all<span class="sr-only"> tokens</span></button></td></tr>
@@ -75,7 +89,7 @@ test('a control is found by its accessible name, by its text when its name says 
       );
     assert.deepEqual(
       await names('Revoke'),
-      ['alpha', 'beta', 'gamma', 'epsilon', 'zeta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi'],
+      ['alpha', 'beta', 'gamma', 'epsilon', 'zeta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi'],
       'what shows as the label, where words set aside from it say more',
     );
     assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);

@@ -5,8 +5,12 @@
  * label once words set aside (hidden from sight, icons' words) are left out.
  */
 
-/** What may stand around a label: spaces, punctuation and symbols (an icon written as text, "＋", "›", a required mark "*", a colon). */
-const AROUND = '[\\s\\p{P}\\p{S}]*';
+/**
+ * What may stand around a label: spaces, punctuation and symbols (an icon written as text, "＋", "›", a required mark
+ * "*", a colon), and the marks that join emoji: variation selectors (`🗑️` is 🗑 and U+FE0F), the zero-width joiner
+ * (`👩‍💻`), the keycap (`#️⃣`) and tags (subdivision flags).
+ */
+const AROUND = '[\\s\\p{P}\\p{S}\\u200d\\ufe0e\\ufe0f\\u20e3\\u{e0020}-\\u{e007f}]*';
 
 /**
  * A documented label as a pattern: the whole text, in any case, with
@@ -65,8 +69,11 @@ const ASIDE = `${ASIDE_CLASSES.map((part) => `contains(@class, "${part}")`).join
   `${ASIDE_STYLES.map((part) => `contains(translate(@style, " ", ""), "${part}")`).join(' or ')} or ` +
   'local-name()="svg" or local-name()="mat-icon"';
 
-/** Symbols a shown label may stand beside, as {@link AROUND} allows (XPath 1.0 knows no classes of characters). */
-const SYMBOLS = '+＋›»→←‹«*:•·…|–—×✕✖✓✔✚➕⊕⊖<>';
+/**
+ * Symbols a shown label may stand beside, as {@link AROUND} allows (XPath 1.0 knows no classes of characters), with
+ * the variation selectors and joiner that emoji carry (`✖️` is ✖ and U+FE0F).
+ */
+const SYMBOLS = '+＋›»→←‹«*:•·…|–—×✕✖✓✔✚➕⊕⊖<>\u200d\ufe0e\ufe0f';
 
 /**
  * The XPath condition that what an element shows as its label is a label, in any case, where words set aside from it
