@@ -44,6 +44,8 @@ export class LoginForm {
   readonly signIn: Locator;
   /** The error the page shows (see {@link shownError}). */
   readonly error: Locator;
+  /** A visible field the page marks invalid (`aria-invalid`), as an accessible form tells an error without words. */
+  readonly invalid: Locator;
   /** How long a login step may take to show its next page. */
   readonly #stepMs: number;
 
@@ -55,6 +57,7 @@ export class LoginForm {
     this.page = page;
     this.#stepMs = stepMs;
     this.error = shownError(page);
+    this.invalid = page.locator('input[aria-invalid=true i]').filter({ visible: true }).first();
     this.password = page.locator('input[type=password]').filter({ visible: true }).first();
     this.userName = page.locator('input:is([autocomplete~=username i],[autocomplete~=email i],[type=email])')
       .or(page.getByRole('textbox', { name: USER_WORDS })).and(page.locator(EDITABLE)).filter({ visible: true }).first();
@@ -151,9 +154,10 @@ export class LoginForm {
 
   /**
    * Submits a login step and waits for the page it leads to. An error the
-   * page shows once submitted (and did not show before), while the step's
-   * field is still there, fails the step at once: a wrong password is told in
-   * a second, not after the step's whole wait. The failure quotes such an error.
+   * page shows once submitted (and did not show before), or a field it marks
+   * invalid once submitted, while the step's field is still there, fails the
+   * step at once: a wrong password is told in a second, not after the step's
+   * whole wait. The failure quotes such an error, or says a field is marked.
    * Both are checked in turn until one holds, so that no wait goes on in the
    * page once the step is decided.
    *
@@ -164,14 +168,17 @@ export class LoginForm {
    */
   async #submitStep(input: Locator, led: () => Promise<boolean>, failure: (shows: string) => string, secret?: string): Promise<void> {
     const erredBefore = await visibleNow(this.error);
+    const invalidBefore = await visibleNow(this.invalid);
     await this.#submit(input);
+    // What was shown before submitting says nothing of this step.
+    const marked = async () => !invalidBefore && (await visibleNow(this.invalid));
     const failed = async () => {
-      const said = erredBefore ? '' : await errorSaid(this.error); // an error shown before submitting says nothing of this step
-      const quoted = redact(said, [secret]);
-      return new Error(failure(quoted ? ` (the page shows an error: "${quoted}")` : ''));
+      const quoted = redact(erredBefore ? '' : await errorSaid(this.error), [secret]);
+      if (quoted) return new Error(failure(` (the page shows an error: "${quoted}")`));
+      return new Error(failure((await marked()) ? ' (the page marks a field invalid)' : ''));
     };
     // An error that came with the next page (the field gone) does not fail the step: what the step leads to decides.
-    const erred = async () => !erredBefore && (await visibleNow(this.error)) && (await visibleNow(input));
+    const erred = async () => ((!erredBefore && (await visibleNow(this.error))) || (await marked())) && (await visibleNow(input));
     const end = systemClock.now() + this.#stepMs;
     while (!(await led())) {
       if ((await erred()) || systemClock.now() >= end) throw await failed();

@@ -202,6 +202,26 @@ test("an error in an error's class is quoted, whatever it says; a password the p
   await context.close();
 });
 
+test('a field the page marks invalid once submitted fails the step at once, saying so; one marked before does not', {
+  timeout: 60_000,
+}, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // An accessible form that tells a wrong password by aria-invalid alone, with no words a page object knows.
+  await page.setContent(`<form onsubmit="event.preventDefault(); this.p.setAttribute('aria-invalid', 'true')">
+    <input name="u" type="text"><input name="p" type="password"><button type="submit">Log in</button></form>`);
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown'), {
+    message:
+      'Logging in as "ada" did not get past the login form (the page marks a field invalid): check SLICER_USERNAME and SLICER_PASSWORD',
+  });
+  await page.setContent(`<form onsubmit="event.preventDefault()">
+    <input name="u" type="text" aria-invalid="true"><input name="p" type="password"><button type="submit">Log in</button></form>`);
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown'), {
+    message: 'Logging in as "ada" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD',
+  });
+  await context.close();
+});
+
 test("an error the page showed before submitting is not taken for the step's: the step waits its time, and quotes nothing", {
   timeout: 60_000,
 }, async () => {
