@@ -104,9 +104,13 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
   const makeDirectory = () => mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
 
-  /** An entry's grant: a sealed one opened (with the key only), one in clear taken (without a key only), as Redis's. */
+  /**
+   * An entry's grant: one in clear taken as it is without a key; else opened as Redis's are, which refuses a sealed one
+   * without the key and, with it, one in clear (no sealed text) or sealed otherwise.
+   */
   const opened = (entry: CacheFile['entries'][string], storedUnder: string, seal: Seal | undefined) =>
-    openEntry(seal, 'sealed' in entry ? entry.sealed : sealEntry(undefined, entry, storedUnder), storedUnder, description);
+    // Stryker disable next-line StringLiteral: an entry in clear has no sealed text, and openEntry refuses any unsealed text alike
+    !('sealed' in entry) && !seal ? entry : openEntry(seal, 'sealed' in entry ? entry.sealed : '', storedUnder, description);
 
   /** The file's content; throws (message shown as the warning) when it must be left alone. */
   function read(): CacheFile {
