@@ -5,6 +5,7 @@
  * sends again, so that such an answer is neither a failure of the clause the
  * call was checking nor (a refusal probe) a pass it did not earn.
  */
+import { retryAfterMs } from '../src/retry_after.ts';
 
 /** How long one call may wait in all for a rate limit to pass. */
 export const RATE_LIMIT_MS = 120_000;
@@ -22,10 +23,6 @@ const FIRST_WAIT_MS = 1_000;
  * @returns the wait in ms, or undefined when the answer is not a rate limit
  */
 export function rateLimitWait(status: number, retryAfter: string | undefined, attempt: number, wallNow: number): number | undefined {
-  const given = retryAfter?.trim();
-  if (status !== 429 && !(status === 503 && given)) return undefined;
-  if (given && /^\d+$/.test(given)) return Number(given) * 1000;
-  const date = given ? Date.parse(given) : NaN;
-  if (!Number.isNaN(date)) return Math.max(0, date - wallNow);
-  return FIRST_WAIT_MS * 2 ** attempt;
+  if (status !== 429 && !(status === 503 && retryAfter?.trim())) return undefined;
+  return retryAfterMs(retryAfter, wallNow) ?? FIRST_WAIT_MS * 2 ** attempt;
 }

@@ -142,7 +142,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
         retries: options.tokenRetries,
         emit,
       }),
-      { now: () => clock.now(), warn },
+      { now: () => clock.now(), wallNow: () => clock.wallNow(), warn },
     );
     store = selectStore({
       store: options.store,

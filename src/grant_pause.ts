@@ -4,17 +4,22 @@
  * request each: after the n-th failure in a row for a scope, calls for it
  * within 2^(n-1) s (at most {@link MAX_PAUSE_MS}) get that failure again at
  * once, without a request. A wrong password is not tried a thousand times a
- * second, and a service that is down is not flooded. A grant ends the pause.
+ * second, and a service that is down is not flooded. A failure whose answer
+ * asks for a longer wait (`Retry-After`, at most {@link MAX_ASKED_MS}) pauses
+ * that long. A grant ends the pause.
  * The request engine pauses its token replacements after a fresh token's 401
  * with the same {@link Pause}.
  */
 import { AuthError } from './errors.ts';
 import type { GrantFetcher } from './grant.ts';
+import { retryAfterMs } from './retry_after.ts';
 
 /** The pause after the first failure in a row; each further failure doubles it. */
 const FIRST_PAUSE_MS = 1_000;
 /** The longest pause. */
 const MAX_PAUSE_MS = 30_000;
+/** The longest pause an answer's `Retry-After` sets: one asking for more is held for this long. */
+const MAX_ASKED_MS = 3_600_000;
 
 /** The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}. */
 const pauseAfter = (failures: number): number => Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (failures - 1));
@@ -48,10 +53,14 @@ export class Pause {
     return true;
   }
 
-  /** A failure: one more in a row, and the pause it sets starts. */
-  failed(): void {
+  /**
+   * A failure: one more in a row, and the pause it sets starts.
+   *
+   * @param askedMs the wait its answer asked for, when it asked for one: the pause lasts at least that long
+   */
+  failed(askedMs = 0): void {
     this.#failures++;
-    this.#until = this.#now() + pauseAfter(this.#failures);
+    this.#until = this.#now() + Math.max(pauseAfter(this.#failures), Math.min(askedMs, MAX_ASKED_MS));
     this.#told = false;
   }
 
@@ -66,6 +75,8 @@ export class Pause {
 export interface GrantPauseOptions {
   /** Monotonic clock, ms. */
   now: () => number;
+  /** Wall clock, ms since the epoch: a `Retry-After` may be a date. */
+  wallNow: () => number;
   /** Where warnings go (already free of secrets). */
   warn: (message: string) => void;
 }
@@ -74,7 +85,7 @@ export interface GrantPauseOptions {
  * Wraps a grant fetcher with a pause per scope after each failure.
  *
  * @param fetchGrant the fetcher that sends token requests
- * @param options clock and warning sink
+ * @param options clocks and warning sink
  * @returns the same fetcher, pausing after failures
  */
 export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseOptions): GrantFetcher {
@@ -95,7 +106,9 @@ export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseO
       return grant;
     } catch (error) {
       const pause = failure?.pause ?? new Pause(options.now);
-      pause.failed();
+      // An AuthError keeps the answer it reports as `response` (non-enumerable), with the wait that answer asked for.
+      const answer: unknown = (error as { response?: unknown } | null | undefined)?.response;
+      pause.failed(answer instanceof Response ? retryAfterMs(answer.headers.get('retry-after'), options.wallNow()) : undefined);
       failures.set(scope, { pause, error });
       throw error;
     }

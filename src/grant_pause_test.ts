@@ -11,24 +11,35 @@ import type { Grant } from './grant.ts';
 import { pauseAfterFailure } from './grant_pause.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
-/** A fetcher that fails while `failing` holds, counting its calls per scope. */
+/** A fetcher that fails while `failing` holds, counting its calls per scope; its failures' answers carry `retryAfter`. */
 function fetcher() {
-  const state = { failing: true, calls: new Map<string, number>(), errors: [] as Error[] };
+  const state = { failing: true, calls: new Map<string, number>(), errors: [] as Error[], retryAfter: undefined as string | undefined };
   const fetchGrant = (scope: string): Promise<Grant> => {
     state.calls.set(scope, (state.calls.get(scope) ?? 0) + 1);
     if (!state.failing) return Promise.resolve({ token: `tok-${scope}`, expiresAt: 3_600_000, lifetime: 3_600_000 });
-    const error = new TokenEndpointUnavailableError(`down ${state.errors.length + 1}`);
+    const headers: Record<string, string> = state.retryAfter === undefined ? {} : { 'retry-after': state.retryAfter };
+    const error = new TokenEndpointUnavailableError(`down ${state.errors.length + 1}`, {
+      status: 503,
+      response: new Response(null, { status: 503, headers }),
+    });
     state.errors.push(error);
     return Promise.reject(error);
   };
   return { state, fetchGrant };
 }
 
+/** The wall clock when the fake monotonic one reads 0: Tue, 14 Nov 2023 22:13:20 GMT. */
+const WALL_START = 1_700_000_000_000;
+
 function paused() {
   let time = 0;
   const warnings: string[] = [];
   const { state, fetchGrant } = fetcher();
-  const pausing = pauseAfterFailure(fetchGrant, { now: () => time, warn: (message) => warnings.push(message) });
+  const pausing = pauseAfterFailure(fetchGrant, {
+    now: () => time,
+    wallNow: () => WALL_START + time,
+    warn: (message) => warnings.push(message),
+  });
   const outcome = (scope = 'a') => pausing(scope).then((grant) => grant.token, (error: unknown) => error);
   return { state, warnings, outcome, advance: (ms: number) => (time += ms) };
 }
@@ -73,6 +84,25 @@ describe('pauseAfterFailure', () => {
     assert.deepEqual([...state.calls], [['a', 1], ['b', 1]]);
   });
 
+  test("a failure whose answer asks for a longer wait (Retry-After) pauses that long, at most an hour; a shorter one keeps the pause's own", async () => {
+    const rows: [string, number][] = [
+      ['120', 120_000],
+      ['Tue, 14 Nov 2023 22:15:20 GMT', 120_000],
+      ['7200', 3_600_000],
+      ['0', 1_000],
+      ['soon', 1_000],
+    ];
+    for (const [retryAfter, pause] of rows) {
+      const { state, outcome, advance } = paused();
+      state.retryAfter = retryAfter;
+      assert.equal(await outcome(), state.errors[0]);
+      advance(pause - 1);
+      assert.equal(await outcome(), state.errors[0], `Retry-After ${retryAfter}: the same failure ${pause - 1} ms later`);
+      advance(1);
+      assert.equal(await outcome(), state.errors[1], `Retry-After ${retryAfter}: a request after ${pause} ms`);
+    }
+  });
+
   test('a pause that refuses calls is told once, with the code and how long; one that refuses none is not told', async () => {
     const { warnings, outcome, advance } = paused();
     await outcome();
@@ -91,7 +121,11 @@ describe('pauseAfterFailure', () => {
 
 test('a failure that is no AuthError is told by the code UNKNOWN', async () => {
   const warnings: string[] = [];
-  const pausing = pauseAfterFailure(() => Promise.reject(new TypeError('boom')), { now: () => 0, warn: (m) => warnings.push(m) });
+  const pausing = pauseAfterFailure(() => Promise.reject(new TypeError('boom')), {
+    now: () => 0,
+    wallNow: () => WALL_START,
+    warn: (m) => warnings.push(m),
+  });
   for (let i = 0; i < 2; i++) await assert.rejects(pausing('a'), TypeError);
   assert.deepEqual(warnings, [
     'The last token request for scope "a" failed (UNKNOWN); giving that failure again for 1 s without a new request',

@@ -16,6 +16,7 @@ import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, To
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
 import { oauthFields, processGrantResponse } from './grant_response.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
+import { retryAfterMs } from './retry_after.ts';
 
 /** What {@link createTokenSource} needs. */
 export interface TokenSourceOptions {
@@ -47,6 +48,9 @@ export interface TokenSourceOptions {
 
 /** Statuses worth another attempt; ky honours `Retry-After` on 413, 429 and 503. */
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+
+/** The longest `Retry-After` waited for between attempts; an answer asking for longer ends the request at once. */
+const MAX_RETRY_AFTER_MS = 30_000;
 
 /**
  * The token endpoint of an authorization service.
@@ -144,11 +148,13 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         methods: ['post'],
         statusCodes: RETRY_STATUSES,
         retryOnTimeout: true,
-        // An answer too large is that of another resource: asking again fetches it again.
-        shouldRetry: ({ error }) => (error instanceof BodyTooLargeError ? false : undefined),
+        // An answer too large is that of another resource: asking again fetches it again. One that asks for a
+        // longer wait than is waited here is not asked again sooner than it says.
+        shouldRetry: ({ error }) =>
+          error instanceof BodyTooLargeError || (askedWait(error, options.clock) ?? 0) > MAX_RETRY_AFTER_MS ? false : undefined,
         jitter: (delay) => retryWait(delay, options.random),
         backoffLimit: 5_000,
-        maxRetryAfter: 30_000,
+        maxRetryAfter: MAX_RETRY_AFTER_MS,
       },
       // ky's timeout ends with the headers; the body is read here, inside the retry loop, under the same limit.
       hooks: { afterResponse: [(_request, _options, response) => buffered(response, timeout, options.clock)] },
@@ -160,16 +166,20 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       const status = `${error.response.status} ${error.response.statusText}`.trim();
       const oauth = await oauthFields(error.response, secrets);
       const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+      const asked = askedWait(error, options.clock) ?? 0;
+      const tried = asked > MAX_RETRY_AFTER_MS
+        ? `; it asks for ${Math.ceil(asked / 1000)} s before the next request (Retry-After), so it was not asked again`
+        : ' after retries';
       // A 4xx carrying an OAuth error (429 invalid_grant for a locked account) is a refusal, whatever its status.
       if (oauth.error && error.response.status < 500) {
-        throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail} after retries`, {
+        throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail}${tried}`, {
           status: error.response.status,
           ...oauth,
           response: error.response,
         });
       }
       throw new TokenEndpointUnavailableError(
-        `${where}: the token endpoint answered ${status}${detail ? ` ${detail}` : ''} after retries`,
+        `${where}: the token endpoint answered ${status}${detail ? ` ${detail}` : ''}${tried}`,
         {
           status: error.response.status,
           response: error.response,
@@ -195,6 +205,17 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       { cause: sanitizeCause(error, secrets) },
     );
   }
+}
+
+/**
+ * The wait an answer asks for before the next request.
+ *
+ * @param error what ky threw
+ * @param clock the wall clock, for a date
+ * @returns its `Retry-After` in ms, when it is an HTTP error's answer that has a readable one
+ */
+function askedWait(error: unknown, clock: Clock): number | undefined {
+  return isHTTPError(error) ? retryAfterMs(error.response.headers.get('retry-after'), clock.wallNow()) : undefined;
 }
 
 /**

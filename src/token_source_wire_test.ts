@@ -158,6 +158,34 @@ describe('token source on the wire', () => {
     assert.equal(locked.status, 429);
   });
 
+  test('an answer asking for a longer wait than 30 s (Retry-After) is not asked again; it says how long it asked for', async () => {
+    /** An answer whose `Retry-After` is `after`. */
+    const asking = (statusLine: string, after: string, body: string): Answer => ({ socket }) =>
+      socket.end(
+        `HTTP/1.1 ${statusLine}\r\ncontent-type: application/json\r\nretry-after: ${after}\r\n` +
+          `content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    const limited = await failure(source([asking('429 Too Many Requests', '3600', '{"error": "slow_down"}')], { retries: 2 }));
+    assert.equal(received.length, 1, 'one request: no retry sooner than asked');
+    assert.ok(limited instanceof TokenRequestRejectedError);
+    assert.equal(
+      limited.message,
+      `${where()}: the token endpoint answered 429 Too Many Requests slow_down; ` +
+        'it asks for 3600 s before the next request (Retry-After), so it was not asked again',
+    );
+    // An HTTP date, read against the injected wall clock (1_700_000_000_000 is Tue, 14 Nov 2023 22:13:20 GMT).
+    const down = await failure(source([asking('503 Service Unavailable', 'Tue, 14 Nov 2023 22:13:51 GMT', '{}')], { retries: 2 }));
+    assert.equal(received.length, 1);
+    assert.equal(
+      down.message,
+      `${where()}: the token endpoint answered 503 Service Unavailable; ` +
+        'it asks for 31 s before the next request (Retry-After), so it was not asked again',
+    );
+    const soon = source([asking('503 Service Unavailable', '0', '{}'), reply('200 OK', GOOD)], { retries: 2 });
+    assert.equal((await soon.get()).token, 'tok', 'a wait within 30 s is waited, then asked again');
+    assert.equal(received.length, 2);
+  });
+
   test("retries wait a random share of ky's backoff, drawn from the injected source", async () => {
     const draws: number[] = [];
     const s = source([reply('502 Bad Gateway'), reply('502 Bad Gateway'), reply('200 OK', GOOD)], {
