@@ -151,6 +151,20 @@ describe('CLI: init', () => {
     assert.match((await cli(['init', '--port', '1'])).err, /--port goes with --sandbox/);
   });
 
+  test('init --dir makes a missing folder; one that cannot be made is named, with nothing written', async () => {
+    const root = scratchDir('cli-init-dir-');
+    const made = await cli(['init', '--sandbox', '--dir', join(root, 'new', 'project')]);
+    assert.equal(made.code, 0, made.err);
+    assert.match(readFileSync(join(root, 'new', 'project', '.env'), 'utf8'), /^SLICER_AUTH_URL=http:\/\/127\.0\.0\.1:8787$/m);
+    writeFileSync(join(root, 'file'), 'not a folder');
+    const refused = await cli(['init', '--dir', join(root, 'file', 'project')]);
+    assert.deepEqual([refused.code, refused.out], [1, '']);
+    assert.equal(
+      refused.err,
+      `Cannot make the folder ${join(root, 'file', 'project')} (ENOTDIR): nothing was written; give --dir a folder you can write to\n`,
+    );
+  });
+
   test('the first script runs as written against the sandbox init points at', async () => {
     const dir = scratchDir('cli-first-');
     const port = new URL(h.sandbox.env.SLICER_AUTH_URL).port;

@@ -7,7 +7,7 @@
  * secret from the command line: the password is the sandbox's own, or yours
  * to type into `.env`.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../sandbox/mod.ts';
@@ -27,7 +27,7 @@ Writes .env and a first script, first-call.mts, in the current folder (or --dir)
               without it, .env lists every setting to fill in, with its meaning
   --port N    the sandbox's port (default 8787, as "slicer-auth sandbox" uses)
   --force     overwrite .env and first-call.mts if they exist
-  --dir PATH  write them there instead
+  --dir PATH  write them there instead (made if missing)
 
 Then: ${RUN_FIRST_CALL}`;
 
@@ -79,6 +79,14 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   const existing = Object.keys(files).filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0 && !values.force) {
     io.err(`${existing.join(' and ')} already exist${existing.length > 1 ? '' : 's'}: nothing was written (--force overwrites)`);
+    return EXIT.FAILED;
+  }
+  try {
+    mkdirSync(dir, { recursive: true }); // a new project's folder, as `git init PATH` makes its own
+  } catch (error) {
+    io.err(
+      `Cannot make the folder ${dir} (${(error as { code?: string }).code}): nothing was written; give --dir a folder you can write to`,
+    );
     return EXIT.FAILED;
   }
   for (const [file, text] of Object.entries(files)) {
