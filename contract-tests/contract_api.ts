@@ -7,11 +7,24 @@
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { redact } from '../src/redact.ts';
+import { DEFAULT_SERVICE, type Service as ServiceRow, type ServiceName, serviceNamed } from '../src/services.ts';
 import { RATE_LIMIT_MS, rateLimitWait } from './rate_limit.ts';
 import type { Target } from './target.ts';
 
-/** The two services of the contract. */
-export type Service = 'slicer' | 'predict';
+/** A service of the contract, by its name in the services table. */
+export type Service = ServiceName;
+
+/**
+ * The services table's row of a service.
+ *
+ * @param service its name
+ * @returns the row: its identifier's and base URL's settings
+ */
+function rowOf(service: Service): ServiceRow {
+  const row = serviceNamed(service);
+  if (!row) throw new Error(`No service is named "${service}" in the services table`);
+  return row;
+}
 
 /**
  * How a call presents its token: header, post argument (form or multipart body), a raw Authorization value, a raw
@@ -127,13 +140,14 @@ export class ContractApi {
 
   /** The scope value of a service (contract 4.1). */
   scope(service: Service): string {
-    const id = service === 'slicer' ? this.target.serviceId : this.target.predictServiceId;
-    if (!id) throw new Error('SLICER_PREDICT_SERVICE_ID is not set');
-    return `service_id=${id}`;
+    const { id } = rowOf(service);
+    const value = this.target[id.option];
+    if (!value) throw new Error(`${id.env} is not set`);
+    return `service_id=${value}`;
   }
 
   /** The documented request fields for a valid grant. */
-  goodGrant(service: Service = 'slicer'): Record<string, string> {
+  goodGrant(service: Service = DEFAULT_SERVICE.name): Record<string, string> {
     return { grant_type: 'password', username: this.target.username, password: this.target.password, scope: this.scope(service) };
   }
 
@@ -164,7 +178,7 @@ export class ContractApi {
    * Gets a temporary token for a service (registered as a secret on arrival).
    * @throws Error (redacted) when no token is issued
    */
-  async issue(service: Service = 'slicer'): Promise<string> {
+  async issue(service: Service = DEFAULT_SERVICE.name): Promise<string> {
     const answer = await this.grant(this.goodGrant(service));
     const token = answer.status === 200 ? (JSON.parse(answer.text) as { access_token?: unknown }).access_token : undefined;
     if (typeof token !== 'string' || !token) {
@@ -175,7 +189,7 @@ export class ContractApi {
 
   /** Base URL of a service, if configured. */
   baseUrl(service: Service): string | undefined {
-    return service === 'slicer' ? this.target.baseUrl : this.target.predictBaseUrl;
+    return this.target[rowOf(service).baseUrl.option];
   }
 
   /**

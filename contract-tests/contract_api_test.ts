@@ -4,7 +4,7 @@ import { request } from '@playwright/test';
 import fc from 'fast-check';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { createFakeClock } from '../src/testing/fake_clock.ts';
-import { ContractApi } from './contract_api.ts';
+import { ContractApi, type Service } from './contract_api.ts';
 import { rateLimitWait } from './rate_limit.ts';
 import type { Target } from './target.ts';
 
@@ -60,6 +60,23 @@ beforeEach(() => sandbox.store.reset());
 after(async () => {
   await context.dispose();
   await sandbox.close();
+});
+
+test("each service's scope and base URL are its row's settings; one without an id is named by its variable", () => {
+  const contract = new ContractApi(context, target);
+  assert.deepEqual(
+    [contract.scope('slicer'), contract.scope('predict'), contract.baseUrl('slicer'), contract.baseUrl('predict')],
+    [
+      `service_id=${env.SLICER_SERVICE_ID}`,
+      `service_id=${env.SLICER_PREDICT_SERVICE_ID}`,
+      env.SLICER_BASE_URL,
+      env.SLICER_PREDICT_BASE_URL,
+    ],
+  );
+  assert.throws(() => new ContractApi(context, { ...target, serviceId: '' }).scope('slicer'), { message: 'SLICER_SERVICE_ID is not set' });
+  const noPredict = new ContractApi(context, { ...target, predictServiceId: undefined });
+  assert.throws(() => noPredict.scope('predict'), { message: 'SLICER_PREDICT_SERVICE_ID is not set' });
+  assert.throws(() => noPredict.scope('other' as Service), { message: 'No service is named "other" in the services table' });
 });
 
 describe('ContractApi waits out a rate-limited token endpoint, on its clock', () => {
