@@ -132,6 +132,11 @@ test('a failure that is no AuthError is told by the code UNKNOWN', async () => {
   ]);
 });
 
+test('a rejection that is no object at all is given again as it is', async () => {
+  const pausing = pauseAfterFailure(() => Promise.reject(undefined), { now: () => 0, wallNow: () => WALL_START, warn: () => {} });
+  for (let i = 0; i < 2; i++) assert.equal(await pausing('a').then(() => 'granted', (error: unknown) => error), undefined);
+});
+
 describe('a client whose password is refused', () => {
   let h: Harness;
   before(async () => {

@@ -151,7 +151,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         // An answer too large is that of another resource: asking again fetches it again. One that asks for a
         // longer wait than is waited here is not asked again sooner than it says.
         shouldRetry: ({ error }) =>
-          error instanceof BodyTooLargeError || (askedWait(error, options.clock) ?? 0) > MAX_RETRY_AFTER_MS ? false : undefined,
+          error instanceof BodyTooLargeError || askedTooLong(error, options.clock) !== undefined ? false : undefined,
         jitter: (delay) => retryWait(delay, options.random),
         backoffLimit: 5_000,
         maxRetryAfter: MAX_RETRY_AFTER_MS,
@@ -166,10 +166,10 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       const status = `${error.response.status} ${error.response.statusText}`.trim();
       const oauth = await oauthFields(error.response, secrets);
       const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
-      const asked = askedWait(error, options.clock) ?? 0;
-      const tried = asked > MAX_RETRY_AFTER_MS
-        ? `; it asks for ${Math.ceil(asked / 1000)} s before the next request (Retry-After), so it was not asked again`
-        : ' after retries';
+      const asked = askedTooLong(error, options.clock);
+      const tried = asked === undefined
+        ? ' after retries'
+        : `; it asks for ${Math.ceil(asked / 1000)} s before the next request (Retry-After), so it was not asked again`;
       // A 4xx carrying an OAuth error (429 invalid_grant for a locked account) is a refusal, whatever its status.
       if (oauth.error && error.response.status < 500) {
         throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail}${tried}`, {
@@ -208,14 +208,15 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
 }
 
 /**
- * The wait an answer asks for before the next request.
+ * The wait an answer asks for before the next request, when it is longer than is waited between attempts.
  *
  * @param error what ky threw
  * @param clock the wall clock, for a date
- * @returns its `Retry-After` in ms, when it is an HTTP error's answer that has a readable one
+ * @returns its `Retry-After` in ms, when it is an HTTP error's answer asking for more than {@link MAX_RETRY_AFTER_MS}
  */
-function askedWait(error: unknown, clock: Clock): number | undefined {
-  return isHTTPError(error) ? retryAfterMs(error.response.headers.get('retry-after'), clock.wallNow()) : undefined;
+function askedTooLong(error: unknown, clock: Clock): number | undefined {
+  const asked = isHTTPError(error) ? retryAfterMs(error.response.headers.get('retry-after'), clock.wallNow()) : undefined;
+  return (asked ?? 0) > MAX_RETRY_AFTER_MS ? asked : undefined;
 }
 
 /**
@@ -233,6 +234,10 @@ export function cannotReach(url: string, cause: string | undefined): string {
 const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
   '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)';
 
+/** Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`, each whole. */
+const UNTRUSTED_ISSUER =
+  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)$|UnknownIssuer$/;
+
 /**
  * Whether a network failure's reason is a certificate of an issuer the runtime does not trust.
  *
@@ -240,8 +245,8 @@ const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your orga
  * @returns true for Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`
  */
 export function untrustedIssuer(cause: string | undefined): boolean {
-  return /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)$|UnknownIssuer$/
-    .test(cause ?? '');
+  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
+  return UNTRUSTED_ISSUER.test(cause ?? '');
 }
 
 /**

@@ -184,6 +184,9 @@ describe('token source on the wire', () => {
     const soon = source([asking('503 Service Unavailable', '0', '{}'), reply('200 OK', GOOD)], { retries: 2 });
     assert.equal((await soon.get()).token, 'tok', 'a wait within 30 s is waited, then asked again');
     assert.equal(received.length, 2);
+    // Exactly 30 s is within what is waited: with no retries left, the usual words.
+    const full = await failure(source([asking('503 Service Unavailable', '30', '{}')]));
+    assert.equal(full.message, `${where()}: the token endpoint answered 503 Service Unavailable after retries`);
   });
 
   test("retries wait a random share of ky's backoff, drawn from the injected source", async () => {
@@ -313,6 +316,7 @@ describe('networkCause', () => {
       'requests to port 1 are blocked',
       "Deno's words for a blocked port, in the top message",
     );
+    assert.equal(networkCause(new TypeError('Fetch failed: Requests to port 6000 are blocked')), 'requests to port 6000 are blocked');
     assert.equal(networkCause(chain(new TypeError('fetch failed'), new Error('bad port'))), 'bad port');
     assert.equal(networkCause(chain(new TypeError('fetch failed'), new Error('x'.repeat(200)))), 'x'.repeat(120));
     assert.equal(networkCause(new TypeError('fetch failed')), undefined);
