@@ -142,6 +142,37 @@ describe('slicer-auth doctor', () => {
         /fix: SLICER_AUTH_URL must be the authorization service's base address/,
       ],
       [
+        'a token endpoint that limits requests (429 with an OAuth error and Retry-After)',
+        () => {
+          const headers = { 'retry-after': '3600' };
+          h.sandbox.store.addFault({ status: 429, body: '{"error":"slow_down"}', headers, times: 1 });
+          return { SLICER_PREDICT_SERVICE_ID: undefined };
+        },
+        'token request (slicer)',
+        /answered 429 Too Many Requests slow_down; it asks for 3600 s before the next request \(Retry-After\), so it was not asked again\n/,
+        /fix: the token endpoint limits how often it is asked \(429\): wait as long as it asks, then run again; processes that use this account can share tokens \(SLICER_CACHE_FILE or SLICER_STORE_URL\)$/,
+      ],
+      [
+        'a token endpoint that limits requests (429 without OAuth fields)',
+        () => {
+          h.sandbox.store.addFault({ status: 429, body: 'busy', contentType: 'text/plain', times: 1 });
+          return { SLICER_PREDICT_SERVICE_ID: undefined };
+        },
+        'token request (slicer)',
+        /answered 429 Too Many Requests after retries\n/,
+        /fix: the token endpoint limits how often it is asked \(429\): wait as long as it asks, then run again; processes/,
+      ],
+      [
+        'a locked account (429 invalid_grant): the credentials, not the rate',
+        () => {
+          h.sandbox.store.addFault({ status: 429, body: '{"error":"invalid_grant","error_description":"locked"}', times: 1 });
+          return { SLICER_PREDICT_SERVICE_ID: undefined };
+        },
+        'token request (slicer)',
+        /answered 429 Too Many Requests invalid_grant: locked after retries\n/,
+        /fix: check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked/,
+      ],
+      [
         'an auth URL with a path nothing answers at',
         () => ({ SLICER_AUTH_URL: `${h.sandbox.env.SLICER_AUTH_URL}/api`, SLICER_PREDICT_SERVICE_ID: undefined }),
         'token request (slicer)',

@@ -15,6 +15,10 @@ import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from 
 /** What a fix that sends the password again adds: the doctor's one try does not lock the account, repeated ones may. */
 const LOCKED = 'after several failures the account may be locked for a while (the doctor tries once)';
 
+/** The fix for a rate limit: waiting, and fewer token requests. */
+const RATE_LIMITED = 'the token endpoint limits how often it is asked (429): wait as long as it asks, then run again; ' +
+  'processes that use this account can share tokens (SLICER_CACHE_FILE or SLICER_STORE_URL)';
+
 /** A clock difference above this is worth a warning: expiry is judged on the server's clock. */
 const MAX_SKEW_MS = 60_000;
 
@@ -85,6 +89,9 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
   } catch (error) {
     if (!isAuthError(error)) throw error;
     const refusal = error instanceof TokenRequestRejectedError ? error : undefined;
+    // A 429 is a rate limit, unless it says the grant is refused (a locked account, which the credentials' fix covers).
+    const limited = (error as { status?: number }).status === 429 && refusal?.error !== 'invalid_grant';
+    if (limited) return { grant: undefined, result: fail(error.message, RATE_LIMITED) };
     const fixes: Partial<Record<string, string>> = {
       [ErrorCode.TOKEN_REQUEST_REJECTED]: refusal?.error === 'invalid_scope'
         ? `${service.id.env} is not a service this authorization service knows: correct it`
