@@ -157,9 +157,11 @@ export class LoginForm {
    * page shows once submitted (and did not show before), or a field it marks
    * invalid once submitted, while the step's field is still there, fails the
    * step at once: a wrong password is told in a second, not after the step's
-   * whole wait. The failure quotes such an error, or says a field is marked.
-   * Both are checked in turn until one holds, so that no wait goes on in the
-   * page once the step is decided.
+   * whole wait. So does a new page that shows the step's field again, empty:
+   * a form served again after a wrong password, with no word of why. The
+   * failure quotes such an error, or says what the page did. All are checked
+   * in turn until one holds, so that no wait goes on in the page once the
+   * step is decided.
    *
    * @param input the step's field
    * @param led whether the page shows what the step leads to
@@ -169,16 +171,28 @@ export class LoginForm {
   async #submitStep(input: Locator, led: () => Promise<boolean>, failure: (shows: string) => string, secret?: string): Promise<void> {
     const erredBefore = await visibleNow(this.error);
     const invalidBefore = await visibleNow(this.invalid);
+    // Each document has its own time origin: another one is a new page. (None can be read while a page is replaced.)
+    const timeOrigin = () => this.page.evaluate(() => performance.timeOrigin).catch(() => undefined);
+    const submittedFrom = await timeOrigin();
     await this.#submit(input);
     // What was shown before submitting says nothing of this step.
     const marked = async () => !invalidBefore && (await visibleNow(this.invalid));
+    // Whether the field is empty is read in the page: its value never leaves it (a trace records what a call returns).
+    const empty = () =>
+      input.evaluate((field) => (field as HTMLInputElement).value === '', undefined, { timeout: 1_000 }).catch(() => false);
+    const cameBack = async () => {
+      const now = await timeOrigin();
+      return now !== undefined && now !== submittedFrom && (await visibleNow(input)) && (await empty());
+    };
     const failed = async () => {
       const quoted = redact(erredBefore ? '' : await errorSaid(this.error), [secret]);
       if (quoted) return new Error(failure(` (the page shows an error: "${quoted}")`));
-      return new Error(failure((await marked()) ? ' (the page marks a field invalid)' : ''));
+      if (await marked()) return new Error(failure(' (the page marks a field invalid)'));
+      return new Error(failure((await cameBack()) ? ' (the form came back, empty)' : ''));
     };
     // An error that came with the next page (the field gone) does not fail the step: what the step leads to decides.
-    const erred = async () => ((!erredBefore && (await visibleNow(this.error))) || (await marked())) && (await visibleNow(input));
+    const erred = async () =>
+      ((!erredBefore && (await visibleNow(this.error))) || (await marked())) && (await visibleNow(input)) || (await cameBack());
     const end = systemClock.now() + this.#stepMs;
     while (!(await led())) {
       if ((await erred()) || systemClock.now() >= end) throw await failed();

@@ -222,6 +222,34 @@ test('a field the page marks invalid once submitted fails the step at once, sayi
   await context.close();
 });
 
+test('a form served again, empty, after submitting fails the step at once; the same page kept does not', { timeout: 60_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // A service that answers a wrong login with its form again, with no word of why: each step's form posts to itself.
+  const served = { form: '' };
+  await page.route('http://login.test/**', (route) => route.fulfill({ contentType: 'text/html', body: served.form }));
+  served.form = '<form method="post"><input name="u" type="text"><input name="p" type="password"><button>Log in</button></form>';
+  await page.goto('http://login.test/');
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown'), {
+    message: 'Logging in as "ada" did not get past the login form (the form came back, empty): check SLICER_USERNAME and SLICER_PASSWORD',
+  });
+  // An identifier-first page that asks for the user name again.
+  served.form = '<form method="post"><input name="u" type="text" autocomplete="username"><button>Next</button></form>';
+  await page.goto('http://login.test/user');
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('nobody', 'pass-never-shown'), {
+    message:
+      'Logging in as "nobody": the service asked for the user name, then showed no password field (the form came back, empty): check SLICER_USERNAME',
+  });
+  // The same page, its field still filled: the step waits its time, and says nothing of a form coming back.
+  await page.setContent(
+    '<form onsubmit="event.preventDefault()"><input name="u" type="text"><input name="p" type="password"><button>Log in</button></form>',
+  );
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown'), {
+    message: 'Logging in as "ada" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD',
+  });
+  await context.close();
+});
+
 test("an error the page showed before submitting is not taken for the step's: the step waits its time, and quotes nothing", {
   timeout: 60_000,
 }, async () => {
