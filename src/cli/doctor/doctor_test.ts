@@ -224,6 +224,31 @@ describe('slicer-auth doctor', () => {
     });
   }
 
+  test('a service that answers 429 or 5xx: ! service with the fix for each, the token neither accepted nor refused; exit 0', async () => {
+    let status = 429;
+    const service = await listen(() => new Response('{"detail":"busy"}', { status }));
+    try {
+      const overrides = { SLICER_BASE_URL: `${service.origin}/slicer`, SLICER_PREDICT_SERVICE_ID: undefined };
+      const limited = await doctor(overrides);
+      assert.equal(limited.code, 0, limited.out);
+      assert.match(
+        line(limited, 'service (slicer)'),
+        new RegExp(
+          `^! service \\(slicer\\): ${service.origin}/slicer answered 429, which says nothing of the token \\(header transport\\), \\d+ ms\n` +
+            '    fix: the service limits how often it is asked \\(429\\): wait as long as it asks, then run again$',
+        ),
+      );
+      status = 503;
+      const failing = await doctor(overrides);
+      assert.match(
+        line(failing, 'service (slicer)'),
+        /answered 503, which says nothing of the token .*\n {4}fix: the service failed \(5xx\): run again later, and tell its owners if it goes on$/,
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
   test('an authorization service whose CA this machine does not trust: each failing check says to trust that CA; then all pass', async () => {
     // The sandbox's authorization service behind https, with a certificate of the test-only CA.
     const proxy = await listenTls(async (request) => {

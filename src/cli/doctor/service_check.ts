@@ -6,7 +6,7 @@ import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
 import { DEFAULT_SERVICE, type Service, SERVICES } from '../../services.ts';
-import { type Check, fail, ok, serviceSettings, skip } from './check.ts';
+import { type Check, fail, ok, serviceSettings, skip, warn } from './check.ts';
 import { deliver, undelivered } from './deliver.ts';
 
 /**
@@ -38,6 +38,15 @@ export function serviceCheck(service: Service): Check {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
       const ms = Math.round(systemClock.now() - started);
+      // A rate limit or a failing service answers before it looks at the token: that answer says nothing of it.
+      if (answer.status === 429 || answer.status >= 500) {
+        return warn(
+          `${baseUrl} answered ${answer.status}, which says nothing of the token (${config.transport} transport), ${ms} ms`,
+          answer.status === 429
+            ? 'the service limits how often it is asked (429): wait as long as it asks, then run again'
+            : 'the service failed (5xx): run again later, and tell its owners if it goes on',
+        );
+      }
       if (!answer.refused) return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
       if (config.transport === 'post' && !(await deliver(ctx.options, service, baseUrl, token, 'header')).refused) {
         return fail(`${baseUrl} refuses the token as a post argument but accepts the header`, 'set SLICER_TOKEN_TRANSPORT=header');
