@@ -191,8 +191,9 @@ export class LoginForm {
       return new Error(failure((await cameBack()) ? ' (the form came back, empty)' : ''));
     };
     // An error that came with the next page (the field gone) does not fail the step: what the step leads to decides.
+    // A new page with the step's field again, empty, does.
     const erred = async () =>
-      ((!erredBefore && (await visibleNow(this.error))) || (await marked())) && (await visibleNow(input)) || (await cameBack());
+      (((!erredBefore && (await visibleNow(this.error))) || (await marked())) && (await visibleNow(input))) || (await cameBack());
     const end = systemClock.now() + this.#stepMs;
     while (!(await led())) {
       if ((await erred()) || systemClock.now() >= end) throw await failed();
