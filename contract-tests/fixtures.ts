@@ -11,7 +11,10 @@ import { runTokenName, testTokenNames } from '../src/auth_ui/run_tokens.ts';
 import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken } from '../src/auth_ui/controls.ts';
 import { TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { systemClock } from '../src/clock.ts';
+import { readToolSettings } from '../src/tool_settings.ts';
 import { ContractApi } from './contract_api.ts';
+import { STORAGE_STATE } from './paths.ts';
+import { openLogin, type SuiteOptions } from './saved_login.ts';
 import { SandboxControls } from './sandbox_controls.ts';
 import { describeTarget, loadTarget, type Target } from './target.ts';
 
@@ -35,7 +38,13 @@ interface Fixtures {
 }
 
 /** The suite's `test`, with its fixtures. */
-export const test = base.extend<Fixtures, { target: Target }>({
+export const test = base.extend<Fixtures & SuiteOptions, { target: Target }>({
+  savedLogin: [false, { option: true }],
+  /** A project with `savedLogin` starts logged in: the user's own saved login, else the suite's, opened (or none). */
+  storageState: async ({ savedLogin, target }, use) => {
+    const own = readToolSettings().uiStorageState;
+    await use(!savedLogin ? undefined : own ?? await openLogin(STORAGE_STATE, target, Date.now()));
+  },
   target: [
     // deno-lint-ignore no-empty-pattern
     async ({}, use) => {

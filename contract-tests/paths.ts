@@ -1,16 +1,10 @@
-/**
- * Where the suite keeps its files (all git-ignored) and how long a saved
- * browser login is trusted.
- */
+/** Where the suite keeps its files (all git-ignored). */
 import { readToolSettings } from '../src/tool_settings.ts';
 
 const settings = readToolSettings();
 
-/** The browser's saved login, unless `SLICER_UI_STORAGE_STATE` names one. */
+/** The browser's saved login, sealed (`saved_login.ts`), unless `SLICER_UI_STORAGE_STATE` names one of the user's own. */
 export const STORAGE_STATE = settings.uiStorageState ?? '.auth/ui-state.json';
-
-/** A saved login older than a token's lifetime is redone. */
-export const STORAGE_STATE_MAX_AGE_MS = 3600_000;
 
 /** Reports folder: HTML report, JUnit file, failure artifacts. */
 export const REPORTS = settings.contractReports;

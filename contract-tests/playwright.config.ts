@@ -21,7 +21,8 @@ import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
-import { REPORTS, STORAGE_STATE } from './paths.ts';
+import { REPORTS } from './paths.ts';
+import type { SuiteOptions } from './saved_login.ts';
 import { liveAuthUrl, targetKind } from './target.ts';
 
 // This module is loaded by the runner and by every worker: both get the settings below.
@@ -39,7 +40,7 @@ const browser = {
   permissions: ['clipboard-read', 'clipboard-write'],
 };
 
-export default defineConfig({
+export default defineConfig<SuiteOptions>({
   testDir: '.',
   globalSetup: `./global_setup.${ext}`,
   outputDir: join(resolve(REPORTS), 'artifacts'),
@@ -75,7 +76,7 @@ export default defineConfig({
       testMatch: `ui/*.spec.${ext}`,
       dependencies: ['setup'],
       timeout: 90_000,
-      use: { ...browser, storageState: STORAGE_STATE },
+      use: { ...browser, savedLogin: true },
     },
     // Tests that move the sandbox clock run last, one project after the other, so they expire no other test's token.
     { name: 'clock', testMatch: `clock/validity.spec.${ext}`, dependencies: ['api', 'ui'] },
@@ -83,7 +84,7 @@ export default defineConfig({
       name: 'clock-ui',
       testMatch: `clock/permanent_validity.spec.${ext}`,
       dependencies: ['clock'],
-      use: { ...browser, storageState: STORAGE_STATE },
+      use: { ...browser, savedLogin: true },
     },
   ],
 });
