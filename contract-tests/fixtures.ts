@@ -13,7 +13,7 @@ import { TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { systemClock } from '../src/clock.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 import { ContractApi } from './contract_api.ts';
-import { STORAGE_STATE } from './paths.ts';
+import { savedLoginPath } from './paths.ts';
 import { openLogin, type SuiteOptions } from './saved_login.ts';
 import { SandboxControls } from './sandbox_controls.ts';
 import { describeTarget, loadTarget, type Target } from './target.ts';
@@ -37,13 +37,15 @@ interface Fixtures {
   permanentTokens: PermanentTokens;
 }
 
+/** @returns the run's id, as the global setup fixed it for every worker */
+export const runId = (): string => process.env.SLICER_CONTRACT_RUN_ID ?? 'unnamed';
+
 /** The suite's `test`, with its fixtures. */
 export const test = base.extend<Fixtures & SuiteOptions, { target: Target }>({
   savedLogin: [false, { option: true }],
-  /** A project with `savedLogin` starts logged in: the user's own saved login, else the suite's, opened (or none). */
+  /** A project with `savedLogin` starts logged in: the user's own saved login, else the run's (or none). */
   storageState: async ({ savedLogin, target }, use) => {
-    const own = readToolSettings().uiStorageState;
-    await use(!savedLogin ? undefined : own ?? await openLogin(STORAGE_STATE, target, Date.now()));
+    await use(savedLogin ? readToolSettings().uiStorageState ?? await openLogin(savedLoginPath(runId()), target) : undefined);
   },
   target: [
     // deno-lint-ignore no-empty-pattern
@@ -57,7 +59,7 @@ export const test = base.extend<Fixtures & SuiteOptions, { target: Target }>({
     async ({ target }, use, testInfo) => {
       testInfo.annotations.push(
         { type: 'target', description: describeTarget(target) },
-        { type: 'run', description: process.env.SLICER_CONTRACT_RUN_ID ?? 'unnamed' },
+        { type: 'run', description: runId() },
         { type: 'seed', description: process.env.SLICER_CONTRACT_SEED ?? 'none' },
       );
       await use();
@@ -96,13 +98,13 @@ export const test = base.extend<Fixtures & SuiteOptions, { target: Target }>({
   },
   permanentTokens: async ({ context, target }, use, testInfo) => {
     const created: string[] = [];
-    // The run id (set by the global setup) lets a cleanup revoke this run's tokens and never a concurrent run's.
-    const runId = process.env.SLICER_CONTRACT_RUN_ID ?? 'unnamed';
+    // The run id lets a cleanup revoke this run's tokens and never a concurrent run's.
+    const run = runId();
     // The test's tag in its token names: its own (a test id starts with its file's), the same on every attempt of it.
     const tag = createHash('sha256').update(testInfo.testId).digest('hex').slice(0, 6);
     await use({
       name(label) {
-        const name = runTokenName(runId, new Date(), `${tag} ${label}`);
+        const name = runTokenName(run, new Date(), `${tag} ${label}`);
         created.push(name);
         return name;
       },
@@ -114,7 +116,7 @@ export const test = base.extend<Fixtures & SuiteOptions, { target: Target }>({
     const page = await context.newPage();
     const tokens = new TokensPage(page, target.authUrl, { username: target.username, password: target.password });
     await tokens.open();
-    const earlier = retry ? await leftByEarlierAttempts(tokens, runId, tag, created) : [];
+    const earlier = retry ? await leftByEarlierAttempts(tokens, run, tag, created) : [];
     await tokens.revokeEvery([...created, ...earlier]);
     await page.close();
   },

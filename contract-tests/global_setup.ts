@@ -1,29 +1,36 @@
 /**
  * Before the first test: fixes the run id (`SLICER_CONTRACT_RUN_ID`, else a
- * new one), checks a live target's settings (refusing to start when any is
- * missing) or starts the sandbox in test mode, and prints the target, origins
- * only. `SLICER_SANDBOX_VIOLATIONS` (comma-separated) turns on deliberate
- * contract violations through the test controls, for the suite's own tests.
+ * new one) and the key of the run's saved browser login, checks a live
+ * target's settings (refusing to start when any is missing) or starts the
+ * sandbox in test mode, and prints the target, origins only. The teardown
+ * removes the run's saved login; the setup, one an earlier version left in clear. `SLICER_SANDBOX_VIOLATIONS` (comma-separated) turns
+ * on deliberate contract violations through the test controls, for the
+ * suite's own tests.
  */
 import process from 'node:process';
 import { newRunId } from '../src/auth_ui/run_tokens.ts';
 import { runSeed } from './boundaries_ui.ts';
+import { EARLIER_LOGIN, savedLoginPath } from './paths.ts';
+import { forgetEarlierLogin, forgetLogin, newLoginKey } from './saved_login.ts';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
 import { describeTarget, ignoredByTheSandbox, loadTarget } from './target.ts';
 
 /** Playwright global setup; returns the teardown. */
-export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
+export default async function globalSetup(): Promise<() => Promise<void>> {
   const tools = readToolSettings();
   // Workers inherit the environment: every one of them names its tokens with this run id.
   const runId = tools.contractRunId ?? newRunId();
   process.env.SLICER_CONTRACT_RUN_ID = runId;
   // Every worker draws generated values (token names) from this seed; the report prints it, so a run can be replayed.
   process.env.SLICER_CONTRACT_SEED = String(runSeed());
+  newLoginKey();
+  forgetEarlierLogin(EARLIER_LOGIN, tools.uiStorageState);
+  const forget = () => forgetLogin(savedLoginPath(runId));
   if (tools.contractTarget === 'live') {
     const target = loadTarget(); // fails before any test, listing every missing variable
     console.log(`Contract target ${describeTarget(target)} (run ${runId}, seed ${process.env.SLICER_CONTRACT_SEED})`);
-    return undefined;
+    return async () => forget();
   }
   const ignored = ignoredByTheSandbox();
   // SLICER_SANDBOX_UI_VARIANT (0–6) serves an alternative UI: the suite must not know which one it faces.
@@ -47,5 +54,8 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     } (run ${runId}, seed ${process.env.SLICER_CONTRACT_SEED})` +
       (ignored ? `; ${ignored}` : ''),
   );
-  return () => sandbox.close();
+  return async () => {
+    forget();
+    await sandbox.close();
+  };
 }

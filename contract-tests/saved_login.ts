@@ -1,15 +1,19 @@
 /**
- * The suite's saved browser login (a Playwright storage state): a session that
- * can create permanent tokens. It is kept sealed (AES-256-GCM, as the shared
- * token stores seal their entries: `src/stores/seal.ts`) with a key derived
- * from the account's password and bound to the service and user it logged in
- * to, in a file its owner alone may read (0600, in a 0700 folder). The file
- * tells nothing of the session to whoever reads it without the password. A
- * file sealed for another service, user or password, altered, older than a
- * token's lifetime or left open to others is not used: the login is redone.
+ * The suite's saved browser login (a Playwright storage state), which the
+ * `setup` project hands to the `ui` projects: a session that can create
+ * permanent tokens. It lives for one run. The global setup makes a random key
+ * for the run (`SLICER_CONTRACT_LOGIN_KEY`, in the environment its workers
+ * inherit); the login is sealed with it (AES-256-GCM, as the shared token
+ * stores seal their entries: `src/stores/seal.ts`), bound to the service and
+ * user, in a file its owner alone may read (0600, in a 0700 folder); the
+ * global teardown removes it. A file of another run, or sealed for another
+ * service or user, or altered, does not open: the login is redone. So no
+ * session is left on disk, and the file tells nothing while it is there.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import process from 'node:process';
 import type { BrowserContextOptions } from '@playwright/test';
 import { Secret } from '../src/redact.ts';
 import { createSeal } from '../src/stores/seal.ts';
@@ -17,11 +21,10 @@ import { createSeal } from '../src/stores/seal.ts';
 /** A storage state as Playwright hands it over and takes it back: cookies and each origin's local storage. */
 export type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
 
-/** Whose login it is: the service's UI, the user and the password that seals it. */
+/** Whose login it is: the service's UI and the user. */
 export interface LoginOwner {
   readonly authUrl: string;
   readonly username: string;
-  readonly password: string;
 }
 
 /** The suite's option: whether a project's browser starts with the saved login (the `ui` projects), or none (`setup`). */
@@ -29,48 +32,76 @@ export interface SuiteOptions {
   readonly savedLogin: boolean;
 }
 
-/** A saved login older than a token's lifetime is redone. */
-export const SAVED_LOGIN_MAX_AGE_MS = 3600_000;
+/** The variable that carries the run's key to the workers. */
+const KEY_VARIABLE = 'SLICER_CONTRACT_LOGIN_KEY';
 
 /** What a sealed login is bound to: opened for another service or user, it does not open. */
 const boundTo = (owner: LoginOwner) => `slicer-auth ui login ${owner.authUrl} ${owner.username}`;
 
-/** Writes a file readable by its owner only, in a folder only its owner may enter, whatever the umask. */
-function writePrivate(path: string, text: string): void {
+/** The run's seal, when the global setup made its key. */
+async function runSeal() {
+  const key = process.env[KEY_VARIABLE];
+  return key ? await createSeal(new Secret(key)) : undefined;
+}
+
+/** Makes this run's key (global setup): the workers it starts inherit it, and no other run has it. */
+export function newLoginKey(): void {
+  process.env[KEY_VARIABLE] = randomBytes(32).toString('base64url');
+}
+
+/**
+ * Saves a login for the rest of the run, sealed with the run's key (nothing is saved without one).
+ *
+ * @param path the file
+ * @param state the browser context's storage state
+ * @param owner the service and user
+ */
+export async function saveLogin(path: string, state: StorageState, owner: LoginOwner): Promise<void> {
+  const seal = await runSeal();
+  if (!seal) return;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  chmodSync(dirname(path), 0o700);
-  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(dirname(path), 0o700); // a folder an earlier version left open to others is closed
+  writeFileSync(path, seal.seal(JSON.stringify(state), boundTo(owner)), { mode: 0o600 });
   chmodSync(path, 0o600); // an existing file keeps its mode on write
 }
 
 /**
- * Saves a login, sealed for its owner. The note of the owner an earlier version kept beside it (`.meta.json`, the
- * owner now bound into the seal) is removed.
+ * The login saved in this run, for this owner.
  *
  * @param path the file
- * @param state the browser context's storage state
- * @param owner the service, user and password
+ * @param owner the service and user
+ * @returns the storage state, or undefined (none saved, another run's, another owner's, altered) to log in again
  */
-export async function saveLogin(path: string, state: StorageState, owner: LoginOwner): Promise<void> {
-  const seal = await createSeal(new Secret(owner.password));
-  writePrivate(path, seal.seal(JSON.stringify(state), boundTo(owner)));
-  rmSync(`${path}.meta.json`, { force: true });
+export async function openLogin(path: string, owner: LoginOwner): Promise<StorageState | undefined> {
+  const seal = await runSeal();
+  let sealed: string;
+  try {
+    sealed = readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // none saved
+  }
+  const json = seal?.open(sealed, boundTo(owner));
+  return json === undefined ? undefined : JSON.parse(json) as StorageState;
 }
 
 /**
- * A saved login, when it can be used: sealed for this owner, unaltered, younger than
- * {@link SAVED_LOGIN_MAX_AGE_MS}, and its file and folder closed to others.
+ * Removes the run's saved login at its end.
  *
  * @param path the file
- * @param owner the service, user and password
- * @param now the wall clock's time, in ms since the epoch
- * @returns the storage state, or undefined to log in again
  */
-export async function openLogin(path: string, owner: LoginOwner, now: number): Promise<StorageState | undefined> {
-  if (!existsSync(path)) return undefined;
-  const file = statSync(path);
-  const closed = (file.mode & 0o077) === 0 && (statSync(dirname(path)).mode & 0o077) === 0;
-  if (!closed || now - file.mtimeMs >= SAVED_LOGIN_MAX_AGE_MS) return undefined;
-  const json = (await createSeal(new Secret(owner.password))).open(readFileSync(path, 'utf8'), boundTo(owner));
-  return json === undefined ? undefined : JSON.parse(json) as StorageState;
+export function forgetLogin(path: string): void {
+  rmSync(path, { force: true });
+}
+
+/**
+ * Removes the login an earlier version saved in clear, a session anyone who reads the file can use: the file and the
+ * note of its owner beside it (`.meta.json`), only when that note is there, and never a storage state of the user's own.
+ *
+ * @param path where the earlier version saved it
+ * @param own the user's own storage state (`SLICER_UI_STORAGE_STATE`), if set
+ */
+export function forgetEarlierLogin(path: string, own: string | undefined): void {
+  if (!existsSync(`${path}.meta.json`) || (own !== undefined && resolve(own) === resolve(path))) return;
+  rmSync(path, { force: true });
+  rmSync(`${path}.meta.json`, { force: true });
 }

@@ -9,14 +9,13 @@
  * failed attempt that could not revoke its token leaves it to the retry.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test } from 'node:test';
 import { parseRunTokenName, runTokenName } from '../src/auth_ui/run_tokens.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
-import { STORAGE_STATE } from './paths.ts';
+import { EARLIER_LOGIN, savedLoginPath } from './paths.ts';
 import { runSuite } from './run_suite.ts';
-import { openLogin } from './saved_login.ts';
 
 test('a run failing at the worst moments leaves no issued token and no password in any file or output; every file is private', async () => {
   const issued: string[] = [];
@@ -77,29 +76,20 @@ test("a retry revokes the token a failed attempt left active, and neither anothe
   }
 });
 
-test('the saved browser login is sealed, 0600 in a 0700 folder, and used by the UI tests; one left open to others is replaced', async () => {
+test("the run's saved browser login is used by the UI tests and removed at the end; one an earlier version left in clear is gone", async () => {
   // As an earlier version left it: in clear, readable by every local user, its owner noted beside it.
-  mkdirSync(dirname(STORAGE_STATE), { recursive: true });
-  chmodSync(dirname(STORAGE_STATE), 0o755);
-  writeFileSync(STORAGE_STATE, '{"cookies":[],"origins":[]}');
-  chmodSync(STORAGE_STATE, 0o644);
-  writeFileSync(`${STORAGE_STATE}.meta.json`, 'an earlier version');
+  mkdirSync(dirname(EARLIER_LOGIN), { recursive: true });
+  writeFileSync(EARLIER_LOGIN, '{"cookies":[],"origins":[]}', { mode: 0o644 });
+  writeFileSync(`${EARLIER_LOGIN}.meta.json`, 'an earlier version');
   const service = await startSandbox({ testMode: true, password: 'Login-Pa55 +&%' });
   try {
-    const { SLICER_AUTH_URL: authUrl, SLICER_USERNAME: username, SLICER_PASSWORD: password } = service.env;
     const run = await runSuite(['--project', 'setup', '--project', 'ui', '--grep', 'Cancel keeps the token working', '--retries=0'], {
-      live: service.env,
+      live: { ...service.env, SLICER_CONTRACT_RUN_ID: 'login-run' },
     });
     assert.equal(run.exitCode, 0, run.output);
-    assert.equal(statSync(dirname(STORAGE_STATE)).mode & 0o777, 0o700);
-    assert.equal(statSync(STORAGE_STATE).mode & 0o777, 0o600);
-    assert.equal(existsSync(`${STORAGE_STATE}.meta.json`), false, "the earlier version's note is gone");
-    const sealed = readFileSync(STORAGE_STATE, 'utf8');
-    assert.match(sealed, /^s2\.[A-Za-z0-9_-]+$/, 'sealed: no cookie in clear');
-    const state = await openLogin(STORAGE_STATE, { authUrl, username, password }, statSync(STORAGE_STATE).mtimeMs);
-    assert.equal(state?.cookies.length, 1, 'it opens, for this service, user and password, to the session cookie');
-    assert.ok(!sealed.includes(state.cookies[0]?.value ?? '(none)'));
-    assert.equal(service.store.sessionsOf(username).length, 1, 'the UI test started logged in, with the saved login: one login in all');
+    assert.equal(service.store.sessionsOf(service.env.SLICER_USERNAME).length, 1, 'the UI test started logged in: one login in all');
+    const left = [savedLoginPath('login-run'), EARLIER_LOGIN, `${EARLIER_LOGIN}.meta.json`].filter((path) => existsSync(path));
+    assert.deepEqual(left, []);
   } finally {
     await service.close();
   }

@@ -1,25 +1,24 @@
 /**
- * Logs the browser in once and saves the storage state for the `ui` project,
- * once the page offers "Tokens and sessions" (else the `ui` project, which
- * depends on this, is skipped: a wrong SLICER_AUTH_URL or a UI that is down
- * fails here, in seconds).
+ * Logs the browser in once per run and saves the storage state for the `ui`
+ * projects, once the page offers "Tokens and sessions" (else the `ui`
+ * project, which depends on this, is skipped: a wrong SLICER_AUTH_URL or a UI
+ * that is down fails here, in seconds).
  * The saved state is a session that can create permanent tokens: it is kept
- * sealed, in a file and folder closed to others (`saved_login.ts`), and reused
- * while younger than a token's lifetime (3600 s) and for the same service,
- * user and password; otherwise login is redone. With `SLICER_UI_STORAGE_STATE`
+ * sealed with the run's key, in a file and folder closed to others, and
+ * removed at the run's end (`saved_login.ts`). With `SLICER_UI_STORAGE_STATE`
  * (single sign-on) nothing is done here.
  */
 import { control, loaded } from '../../src/auth_ui/controls.ts';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
 import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
-import { clause, expect, test } from '../fixtures.ts';
+import { clause, expect, runId, test } from '../fixtures.ts';
 import { readToolSettings } from '../../src/tool_settings.ts';
-import { STORAGE_STATE } from '../paths.ts';
+import { savedLoginPath } from '../paths.ts';
 import { openLogin, saveLogin } from '../saved_login.ts';
 
 test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 creating step 1'), async ({ page, target }) => {
   test.skip(readToolSettings().uiStorageState !== undefined, 'SLICER_UI_STORAGE_STATE is used as it is');
-  if (await openLogin(STORAGE_STATE, target, Date.now())) return;
+  if (await openLogin(savedLoginPath(runId()), target)) return; // saved by an earlier attempt of this run
   await new TokensPage(page, target.authUrl, { username: target.username, password: target.password }).home();
   expect(await new LoginForm(page).isShown(), 'the service no longer asks to log in').toBe(false);
   // Step 2's control shows on the loaded page, else no UI test can pass: they are skipped now, not each failed after
@@ -29,5 +28,5 @@ test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 c
     control(page, 'Tokens and sessions'),
     `step 2: after logging in, ${target.authUrl}/ offers "Tokens and sessions" (is SLICER_AUTH_URL the authorization service's web UI?)`,
   ).toBeVisible();
-  await saveLogin(STORAGE_STATE, await page.context().storageState(), target);
+  await saveLogin(savedLoginPath(runId()), await page.context().storageState(), target);
 });
