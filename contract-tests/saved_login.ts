@@ -73,14 +73,13 @@ export async function saveLogin(path: string, state: StorageState, owner: LoginO
  * @returns the storage state, or undefined (none saved, another run's, another owner's, altered) to log in again
  */
 export async function openLogin(path: string, owner: LoginOwner): Promise<StorageState | undefined> {
-  const seal = await runSeal();
   let sealed: string;
   try {
     sealed = readFileSync(path, 'utf8');
   } catch {
     return undefined; // none saved
   }
-  const json = seal?.open(sealed, boundTo(owner));
+  const json = (await runSeal())?.open(sealed, boundTo(owner));
   return json === undefined ? undefined : JSON.parse(json) as StorageState;
 }
 
