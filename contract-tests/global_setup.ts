@@ -1,11 +1,11 @@
 /**
  * Before the first test: fixes the run id (`SLICER_CONTRACT_RUN_ID`, else a
- * new one) and the key of the run's saved browser login, checks a live
- * target's settings (refusing to start when any is missing) or starts the
- * sandbox in test mode, and prints the target, origins only. The teardown
- * removes the run's saved login; the setup, one an earlier version left in clear. `SLICER_SANDBOX_VIOLATIONS` (comma-separated) turns
- * on deliberate contract violations through the test controls, for the
- * suite's own tests.
+ * new one) and the key of the run's saved browser login, removes a login an
+ * earlier version left in clear, checks a live target's settings (refusing to
+ * start when any is missing) or starts the sandbox in test mode, and prints
+ * the target, origins only. The teardown removes the run's saved login.
+ * `SLICER_SANDBOX_VIOLATIONS` (comma-separated) turns on deliberate contract
+ * violations through the test controls, for the suite's own tests.
  */
 import process from 'node:process';
 import { newRunId } from '../src/auth_ui/run_tokens.ts';
