@@ -16,7 +16,7 @@ import { dirname, resolve } from 'node:path';
 import process from 'node:process';
 import type { BrowserContextOptions } from '@playwright/test';
 import { Secret } from '../src/redact.ts';
-import { createSeal } from '../src/stores/seal.ts';
+import { createSeal, type Seal } from '../src/stores/seal.ts';
 
 /** A storage state as Playwright hands it over and takes it back: cookies and each origin's local storage. */
 export type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
@@ -38,10 +38,15 @@ const KEY_VARIABLE = 'SLICER_CONTRACT_LOGIN_KEY';
 /** What a sealed login is bound to: opened for another service or user, it does not open. */
 const boundTo = (owner: LoginOwner) => `slicer-auth ui login ${owner.authUrl} ${owner.username}`;
 
+/** The seal of the key last used, derived once (scrypt) for every test of a worker. */
+let derived: { readonly key: string; readonly seal: Promise<Seal> } | undefined;
+
 /** The run's seal, when the global setup made its key. */
-async function runSeal() {
+function runSeal(): Promise<Seal> | undefined {
   const key = process.env[KEY_VARIABLE];
-  return key ? await createSeal(new Secret(key)) : undefined;
+  if (!key) return undefined;
+  if (derived?.key !== key) derived = { key, seal: createSeal(new Secret(key)) };
+  return derived.seal;
 }
 
 /** Makes this run's key (global setup): the workers it starts inherit it, and no other run has it. */
