@@ -420,6 +420,23 @@ describe('CLI: permanent tokens through the web UI', () => {
   });
 });
 
+test('CLI: a reader that stops early (| head) ends the output, not the command: no stack trace, the work done, exit 0', async () => {
+  const dir = scratchDir('cli-epipe-');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'init', '--sandbox', '--dir', dir], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.destroy(); // the reader is gone before the command writes: each write meets EPIPE
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const exited = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(err, '');
+  assert.equal(exited, 0);
+  assert.match(readFileSync(join(dir, '.env'), 'utf8'), /^SLICER_AUTH_URL=http:\/\/127\.0\.0\.1:8787$/m);
+  assert.match(readFileSync(join(dir, 'first-call.mts'), 'utf8'), /createAuthClient/);
+});
+
 test('CLI: sandbox prints the .env lines and stops cleanly on SIGTERM', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'sandbox', '--port', '0'], {
     cwd: ROOT,
