@@ -161,7 +161,7 @@ export async function processGrantResponse(
   }
   const grant = result.output;
   // Stryker disable next-line Regex: splitting on single whitespace only adds empty names, and no requested scope is empty
-  if (typeof grant.scope === 'string' && !grant.scope.split(/\s+/).includes(scope)) {
+  if (typeof grant.scope === 'string' && !grant.scope.split(/\s+/).some((name) => namesScope(name, scope))) {
     // Using a token for another service than asked is a security bug, not a nuisance. A scope left
     // out (or null) is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
     throw new TokenResponseError(
@@ -171,4 +171,12 @@ export async function processGrantResponse(
   }
   const lifetime = Math.min(grant.expires_in, MAX_EXPIRES_IN_S) * 1000;
   return { token: grant.access_token, expiresAt: sentAt + lifetime, lifetime };
+}
+
+/**
+ * Whether one name of an answered scope list is the requested scope: `service_id=<id>` as sent, or the service's
+ * `<id>` alone, as some servers answer (it names the same service, and no other).
+ */
+function namesScope(name: string, requested: string): boolean {
+  return name === requested || `service_id=${name}` === requested;
 }

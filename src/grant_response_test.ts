@@ -218,6 +218,17 @@ describe('processGrantResponse', () => {
     assert.deepEqual(error.paths, ['scope']);
   });
 
+  test('a scope naming the requested service by its id alone (without "service_id=") is accepted; another id is not', async () => {
+    for (const scope of ['slicer', `read slicer`]) {
+      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in: '60', scope }), SCOPE, 0, []);
+      assert.deepEqual(grant, { token: 'tok', expiresAt: 60_000, lifetime: 60_000 }, scope);
+    }
+    for (const scope of ['slicer-x', 'service_id', 'slicer=service_id', 'id=slicer']) {
+      const error = await failure(json({ access_token: 'tok', token_type: 'Bearer', expires_in: '60', scope }));
+      assert.equal(error.message, `${WHERE}: the token response is for scope "${scope}", not the one requested`, scope);
+    }
+  });
+
   test('a scope list holding the requested scope among others, any whitespace between, is accepted', async () => {
     const grant = await processGrantResponse(
       json({ access_token: 'tok', token_type: 'bearer', expires_in: '60', scope: `read\t ${SCOPE}\nwrite` }),
