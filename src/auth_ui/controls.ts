@@ -15,7 +15,8 @@ export const SECRET_ATTRIBUTE = 'data-slicer-secret';
 
 /**
  * Marks every visible element that shows one of the values (as its text or
- * an input's value) with {@link SECRET_ATTRIBUTE}.
+ * an input's value) with {@link SECRET_ATTRIBUTE}, in the page and in the
+ * open shadow roots of its web components.
  *
  * @param page the page
  * @param values the secrets
@@ -25,7 +26,16 @@ export async function markSecrets(page: Page, values: readonly string[]): Promis
   if (values.length === 0) return 0;
   // No named functions inside the callback: a TypeScript loader may wrap them in helpers the page does not have.
   return await page.evaluate(([secrets, attribute]) => {
-    const marked = [...document.querySelectorAll('body *')].filter((element) =>
+    // Every element of the body and of the open shadow roots below it (a web component's), nested ones included.
+    const roots: ParentNode[] = [document.body];
+    const elements: Element[] = [];
+    for (let i = 0; i < roots.length; i++) {
+      for (const element of roots[i]!.querySelectorAll('*')) {
+        elements.push(element);
+        if (element.shadowRoot) roots.push(element.shadowRoot);
+      }
+    }
+    const marked = elements.filter((element) =>
       element.getClientRects().length > 0 &&
       (secrets as string[]).some((secret) =>
         (element as HTMLInputElement).value === secret ||

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from './browser.ts';
-import { everyControl } from './controls.ts';
+import { everyControl, markSecrets, SECRET_ATTRIBUTE } from './controls.ts';
 import { labelled } from './label_match.ts';
 
 let browser: Browser;
@@ -95,6 +95,31 @@ test('a control is found by its accessible name, by its text when its name says 
     assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);
     assert.deepEqual(await names('Create'), ['Create ›']);
     assert.deepEqual(await names('TOKENS'), ['Tokens 3'], 'a link whose badge counts the tokens');
+  } finally {
+    await page.close();
+  }
+});
+
+test('a secret shown inside a web component (open shadow roots, nested) is marked, so a failure screenshot masks it', async () => {
+  const page = await browser.newPage();
+  try {
+    const secret = 'tok-Shadow-9f3b';
+    await page.setContent(`
+      <p>Your token: <code>${secret}</code></p>
+      <token-card></token-card>
+      <input value="${secret}" hidden>
+      <script>
+        const card = document.querySelector('token-card').attachShadow({ mode: 'open' });
+        card.innerHTML = '<div><span id="in-card">${secret}</span><token-value></token-value></div>';
+        card.querySelector('token-value').attachShadow({ mode: 'open' }).innerHTML = '<input id="nested" readonly value="${secret}">';
+      </script>`);
+    assert.equal(
+      await markSecrets(page, [secret]),
+      3,
+      'the code, the span in the card, the field of the component inside it; not the hidden field',
+    );
+    const marked = await page.locator(`[${SECRET_ATTRIBUTE}]`).evaluateAll((elements) => elements.map((e) => e.id || e.tagName));
+    assert.deepEqual(marked, ['CODE', 'in-card', 'nested'], 'each is found by the locator that masks the screenshot');
   } finally {
     await page.close();
   }
