@@ -71,6 +71,10 @@ describe('CLI: help, usage errors, exit codes', () => {
       [['call', 'GET', 'x', '--scope', 'nope'], /--scope takes "slicer", "predict" or "service_id=<id>", got "nope"/],
       [['tokn'], /Unknown command "tokn": did you mean "token"\?/],
       [['token', '--jsn'], /Unknown option '--jsn'.* \(did you mean "--json"\?\)/],
+      [['token', 'predict'], /Unexpected argument 'predict'.* \(did you mean "--scope predict"\?\)\n/],
+      [['doctor', 'service_id=x'], /Unexpected argument 'service_id=x'.* \(did you mean "--scope service_id=x"\?\)\n/],
+      [['token', 'prediction'], /Unexpected argument 'prediction'. This command does not take positional arguments\n\nUsage/],
+      [['sandbox', 'slicer'], /Unexpected argument 'slicer'. This command does not take positional arguments\n\nUsage/],
     ];
     for (const [args, message] of cases) {
       const run = await cli(args);

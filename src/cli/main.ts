@@ -4,6 +4,7 @@
 import { ErrorCode, isAuthError } from '../errors.ts';
 import { closest } from '../closest.ts';
 import { packageVersion } from '../package_info.ts';
+import { parseScope } from '../services.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
 import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
@@ -40,13 +41,27 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
-/** For an unknown option, the command's option it was probably meant to be. */
+/**
+ * For an unknown option, the command's option it was probably meant to be; for an argument that is a scope, given to a
+ * command that takes none, its `--scope` (`slicer-auth token predict`).
+ */
 function optionHint(error: Error, command: Command): string {
-  const unknown = (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
-    ? /'--?([\w-]+)'/.exec(error.message)?.[1]
-    : undefined;
+  const code = (error as { code?: unknown }).code;
+  const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'--?([\w-]+)'/.exec(error.message)?.[1] : undefined;
   const suggestion = unknown === undefined ? undefined : closest(unknown, [...command.options]);
-  return suggestion ? ` (did you mean "--${suggestion}"?)` : '';
+  if (suggestion) return ` (did you mean "--${suggestion}"?)`;
+  const argument = code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? /'([^']*)'/.exec(error.message)?.[1] : undefined;
+  return argument !== undefined && command.options.includes('scope') && isScope(argument) ? ` (did you mean "--scope ${argument}"?)` : '';
+}
+
+/** Whether a word is a scope as `--scope` takes it. */
+function isScope(word: string): boolean {
+  try {
+    parseScope(word);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
