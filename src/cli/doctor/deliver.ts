@@ -17,6 +17,8 @@ export interface Delivery {
   readonly status: number;
   /** 401 or 403. */
   readonly refused: boolean;
+  /** Where a redirect that was handed back points: its origin and path (a query may carry anything). */
+  readonly location?: string | undefined;
 }
 
 /**
@@ -47,7 +49,13 @@ export async function deliver(
       timeout: PROBE_TIMEOUT_MS,
     });
     await response.body?.cancel();
-    return { status: response.status, refused: response.status === 401 || response.status === 403 };
+    const location = response.headers.get('location');
+    const target = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
+    return {
+      status: response.status,
+      refused: response.status === 401 || response.status === 403,
+      location: target ? `${target.origin}${target.pathname}` : undefined,
+    };
   } catch (error) {
     // Sent as a permanent token, a 401 is this error: a refusal like any other.
     if (isAuthError(error) && error.code === ErrorCode.PERMANENT_TOKEN_REJECTED) return { status: 401, refused: true };

@@ -249,6 +249,43 @@ describe('slicer-auth doctor', () => {
     }
   });
 
+  test('a service whose base URL answers 404, 405 or a redirect elsewhere: ! service, the token neither accepted nor refused; exit 0', async () => {
+    let answer = () => new Response('<h1>Not Found</h1>', { status: 404, headers: { 'content-type': 'text/html' } });
+    const service = await listen(() => answer());
+    try {
+      const overrides = { SLICER_BASE_URL: `${service.origin}/slicer`, SLICER_PREDICT_SERVICE_ID: undefined };
+      const missing = await doctor(overrides);
+      assert.equal(missing.code, 0, missing.out);
+      assert.match(
+        line(missing, 'service (slicer)'),
+        new RegExp(
+          `^! service \\(slicer\\): ${service.origin}/slicer answered 404, which says nothing of the token \\(header transport\\), \\d+ ms\n` +
+            '    fix: the service answers no GET at SLICER_BASE_URL itself \\(404\\): check it, then try a path of the service: ' +
+            'npx slicer-auth call GET <path> --scope slicer$',
+        ),
+      );
+      answer = () => new Response(null, { status: 405, headers: { allow: 'POST' } });
+      assert.match(
+        line(await doctor(overrides), 'service (slicer)'),
+        /^! .* answered 405, which says nothing of the token .*\n.*itself \(405\)/,
+      );
+      answer = () => new Response(null, { status: 302, headers: { location: 'https://sso.example/login?next=/slicer&ticket=t-77' } });
+      const redirected = await doctor(overrides);
+      assert.equal(redirected.code, 0, redirected.out);
+      assert.match(
+        line(redirected, 'service (slicer)'),
+        new RegExp(
+          `^! service \\(slicer\\): ${service.origin}/slicer answered 302, a redirect to https://sso\\.example/login, ` +
+            'which says nothing of the token \\(header transport\\), \\d+ ms\n' +
+            '    fix: set SLICER_BASE_URL to the address where the service answers its API \\(a redirect to a sign-in page is a web page\\)$',
+        ),
+      );
+      assert.ok(!redirected.out.includes('t-77'), 'the query of the redirect is not shown');
+    } finally {
+      await service.close();
+    }
+  });
+
   test('an authorization service whose CA this machine does not trust: each failing check says to trust that CA; then all pass', async () => {
     // The sandbox's authorization service behind https, with a certificate of the test-only CA.
     const proxy = await listenTls(async (request) => {

@@ -47,7 +47,22 @@ export function serviceCheck(service: Service): Check {
             : 'the service failed (5xx): run again later, and tell its owners if it goes on',
         );
       }
-      if (!answer.refused) return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
+      if (answer.status >= 200 && answer.status < 300) {
+        return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
+      }
+      // A redirect handed back (to another origin, or one too many) or a page the service does not have says nothing of
+      // the token either: a service may look for the page before it looks at the token.
+      if (!answer.refused) {
+        const redirect = answer.status >= 300 && answer.status < 400;
+        const where = redirect && answer.location ? `, a redirect to ${answer.location}` : '';
+        return warn(
+          `${baseUrl} answered ${answer.status}${where}, which says nothing of the token (${config.transport} transport), ${ms} ms`,
+          redirect
+            ? `set ${keys.baseUrl} to the address where the service answers its API (a redirect to a sign-in page is a web page)`
+            : `the service answers no GET at ${keys.baseUrl} itself (${answer.status}): check it, then try a path of the service: ` +
+              `npx slicer-auth call GET <path> --scope ${scope}`,
+        );
+      }
       if (config.transport === 'post' && !(await deliver(ctx.options, service, baseUrl, token, 'header')).refused) {
         return fail(`${baseUrl} refuses the token as a post argument but accepts the header`, 'set SLICER_TOKEN_TRANSPORT=header');
       }
