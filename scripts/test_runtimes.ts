@@ -4,6 +4,8 @@
  * the module's unit tests under `deno test` and `bun test`. Prints one
  * summary line.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import process from 'node:process';
 import { ENV_KEYS } from '../src/settings.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
@@ -38,6 +40,14 @@ const withRedis = { ...env, SLICER_STORE_URL: redis?.url };
 const checks: [string, string, string[], RegExp, Record<string, string | undefined>?, number?][] = [
   ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
   ['deno smoke (narrow permissions)', DENO[0], denoSmoke('--allow-read=.'), /smoke ok deno/],
+  // A cache file where Deno may neither read nor write: one warning names the flags, and the run goes on without it.
+  [
+    'deno smoke, a cache file it may not use',
+    DENO[0],
+    denoSmoke('--allow-read=.'),
+    /^(?=[\s\S]*cannot read it \(Deno does not allow it: run with --allow-read=(\/\S+) --allow-write=\1\))(?=[\s\S]*smoke ok deno)/,
+    { ...env, SLICER_CACHE_FILE: join(tmpdir(), 'slicer-auth-deno-denied', 'tokens.json') },
+  ],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
   ['deno smoke without --allow-read', DENO[0], denoSmoke(), /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],
   // The doctor under Deno names the permissions it was not given as flags.

@@ -103,6 +103,20 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
   /** Creates the file's directory when it is missing, as `mkdir -p` does, private to its owner (mode 0700). */
   const makeDirectory = () => mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
+  /**
+   * Why a file system call failed: its code; or, for an error of no code that Deno's permissions raised (`NotCapable`,
+   * `PermissionDenied` before Deno 2), the flags that let the cache read and write in its directory.
+   */
+  const failure = (error: unknown) => {
+    const { code, name } = error as { code?: string; name?: string };
+    if (code) return code;
+    // Stryker disable all: only Deno raises errors of no code here, and npm run test:runtimes checks them under Deno
+    const directory = dirname(file);
+    return name === 'NotCapable' || name === 'PermissionDenied'
+      ? `Deno does not allow it: run with --allow-read=${directory} --allow-write=${directory}`
+      : 'error';
+    // Stryker restore all
+  };
 
   /**
    * An entry's grant: one in clear taken as it is without a key; else opened as Redis's are, which refuses a sealed one
@@ -122,8 +136,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
       text = readFileSync(file, 'utf8');
     } catch (error) {
       if ((error as { code?: string }).code === 'ENOENT') return { format: 'slicer-auth-token-cache', version: 1, entries: {} };
-      // Stryker disable next-line StringLiteral: file system errors always carry a code
-      throw new Error(`Ignoring the token cache ${file}: cannot read it (${(error as { code?: string }).code ?? 'error'})`);
+      throw new Error(`Ignoring the token cache ${file}: cannot read it (${failure(error)})`);
     }
     let json: unknown;
     try {
@@ -153,8 +166,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
       renameSync(temporary, file);
     } catch (error) {
       rmSync(temporary, { force: true });
-      // Stryker disable next-line StringLiteral: file system errors always carry a code
-      throw new Error(`Cannot write the token cache ${file} (${(error as { code?: string }).code ?? 'error'})`);
+      throw new Error(`Cannot write the token cache ${file} (${failure(error)})`);
     }
   }
 
