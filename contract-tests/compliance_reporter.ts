@@ -10,7 +10,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import process from 'node:process';
-import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
 import { packageRoot, packageVersion } from '../src/package_info.ts';
 import { REPORTS } from './paths.ts';
 
@@ -30,6 +30,8 @@ export interface RunFacts {
   endedAt: string;
   /** `shard 1/2`, `merged` or `whole run`. */
   part: string;
+  /** What stopped the run outside any test (a global setup that refused to start), each its first line. */
+  errors: string[];
 }
 
 /** How a clause fared. */
@@ -58,7 +60,7 @@ export function anchor(clause: string): string {
 }
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-const firstLine = (text: string) => text.replace(ANSI, '').split('\n').find((line) => line.trim())?.trim().slice(0, 160) ?? '';
+const firstLine = (text: string, max = 160) => text.replace(ANSI, '').split('\n').find((line) => line.trim())?.trim().slice(0, max) ?? '';
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 
@@ -128,7 +130,7 @@ export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (claus
     '## Contract compliance',
     '',
     ...(facts ? [...factLines(facts).map((line) => `- ${line}`), ''] : []),
-    failing.length ? `**Failing clauses:** ${failing.join(', ')}` : '**No contract rule failed.**',
+    failing.length ? `**Failing clauses:** ${failing.join(', ')}` : rows.length ? '**No contract rule failed.**' : '**No test ran.**',
     warned.length
       ? `**Probe warnings:** ${
         warned.join(', ')
@@ -155,6 +157,7 @@ function factLines(facts: RunFacts): string[] {
     `Run: ${facts.runId} (${facts.part}); generated values from seed ${facts.seed} (SLICER_CONTRACT_SEED=${facts.seed} replays them)`,
     `Suite: slicer-auth ${facts.version}`,
     `From ${facts.startedAt} to ${facts.endedAt}`,
+    ...facts.errors.map((error) => `Stopped: ${error}`),
   ];
 }
 
@@ -164,9 +167,15 @@ function factLines(facts: RunFacts): string[] {
  * @param tests the run's tests (each notes the target and run id)
  * @param result the run's result (start and duration)
  * @param part which part of a run this report covers
+ * @param errors what stopped the run outside any test
  * @returns the facts
  */
-export function runFacts(tests: readonly TestCase[], result: Pick<FullResult, 'startTime' | 'duration'>, part: string): RunFacts {
+export function runFacts(
+  tests: readonly TestCase[],
+  result: Pick<FullResult, 'startTime' | 'duration'>,
+  part: string,
+  errors: readonly string[] = [],
+): RunFacts {
   const note = (type: string) => {
     for (const test of tests) {
       const found = [...test.annotations, ...(test.results.at(-1)?.annotations ?? [])].find((a) => a.type === type)?.description;
@@ -184,6 +193,7 @@ export function runFacts(tests: readonly TestCase[], result: Pick<FullResult, 's
     startedAt: result.startTime.toISOString(),
     endedAt: new Date(result.startTime.getTime() + result.duration).toISOString(),
     part,
+    errors: [...errors],
   };
 }
 
@@ -197,6 +207,7 @@ export interface ComplianceReporterOptions {
 export default class ComplianceReporter implements Reporter {
   #suite: Suite | undefined;
   #part = 'whole run';
+  readonly #errors: string[] = [];
   readonly #merged: boolean;
 
   /** @param options `merged` for the merge of shards */
@@ -210,11 +221,16 @@ export default class ComplianceReporter implements Reporter {
     this.#part = this.#merged ? 'merged shards' : config.shard ? `shard ${config.shard.current}/${config.shard.total}` : 'whole run';
   }
 
+  /** Keeps the first line of an error outside any test, such as a global setup's refusal to start. */
+  onError(error: TestError): void {
+    this.#errors.push(firstLine(error.message ?? error.value ?? 'error', 500).replace(/^Error: /, ''));
+  }
+
   /** Writes the report to the console, the reports folder and the GitHub job summary. */
   onEnd(result: FullResult): void {
     const tests = this.#suite?.allTests() ?? [];
     const rows = complianceRows(tests);
-    const facts = runFacts(tests, result, this.#part);
+    const facts = runFacts(tests, result, this.#part, this.#errors);
     const folder = resolve(REPORTS);
     mkdirSync(folder, { recursive: true });
     const contract = relative(folder, join(packageRoot(), 'docs', 'contract.md')).split('\\').join('/');

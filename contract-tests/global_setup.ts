@@ -2,19 +2,21 @@
  * Before the first test: fixes the run id (`SLICER_CONTRACT_RUN_ID`, else a
  * new one) and the key of the run's saved browser login, removes a login an
  * earlier version left in clear, checks a live target's settings (refusing to
- * start when any is missing) or starts the sandbox in test mode, and prints
- * the target, origins only. The teardown removes the run's saved login.
+ * start when any is missing) and credentials (refusing to start when the token
+ * endpoint refuses them), or starts the sandbox in test mode, and prints the
+ * target, origins only. The teardown removes the run's saved login.
  * `SLICER_SANDBOX_VIOLATIONS` (comma-separated) turns on deliberate contract
  * violations through the test controls, for the suite's own tests.
  */
 import process from 'node:process';
 import { newRunId } from '../src/auth_ui/run_tokens.ts';
 import { runSeed } from './boundaries_ui.ts';
+import { checkCredentials } from './credentials_check.ts';
 import { EARLIER_LOGIN, savedLoginPath } from './paths.ts';
 import { forgetEarlierLogin, forgetLogin, newLoginKey } from './saved_login.ts';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { readToolSettings } from '../src/tool_settings.ts';
-import { describeTarget, ignoredByTheSandbox, loadTarget } from './target.ts';
+import { describeTarget, ignoredByTheSandbox, liveConfig, loadTarget } from './target.ts';
 
 /** Playwright global setup; returns the teardown. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -30,6 +32,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (tools.contractTarget === 'live') {
     const target = loadTarget(); // fails before any test, listing every missing variable
     console.log(`Contract target ${describeTarget(target)} (run ${runId}, seed ${process.env.SLICER_CONTRACT_SEED})`);
+    await checkCredentials(liveConfig()); // fails before any test when the token endpoint refuses them
     return async () => forget();
   }
   const ignored = ignoredByTheSandbox();

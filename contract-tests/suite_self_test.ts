@@ -131,6 +131,31 @@ test('a rate-limited token endpoint (429, Retry-After: 1) is waited out, and the
   }
 });
 
+// Each test sends the configured credentials again: wrong ones, refused by every test, would lock the account.
+test('a live target whose token endpoint refuses the password stops before any test, after one request: no lock-out', async () => {
+  const service = await startSandbox({ testMode: true });
+  try {
+    const wrong = 'Wrong-Pa55-3e1d';
+    const result = await runSuite(API, { live: { ...service.env, SLICER_PASSWORD: wrong } });
+    assert.notEqual(result.exitCode, 0);
+    assert.equal(result.passed, 0, 'no test ran');
+    assert.match(
+      result.output,
+      /The token endpoint refused the configured credentials, so no test was run: .* answered 400 invalid_grant.*\. Check SLICER_USERNAME and SLICER_PASSWORD/,
+    );
+    assert.ok(!result.output.includes(wrong), 'the password is not shown');
+    assert.match(
+      result.compliance,
+      /^- Stopped: The token endpoint refused the configured credentials, so no test was run: .* answered 400/m,
+    );
+    assert.match(result.compliance, /^\*\*No test ran\.\*\*$/m, 'the report does not say that no rule failed');
+    const user = service.env.SLICER_USERNAME;
+    assert.equal(service.store.login(user, service.env.SLICER_PASSWORD), 'ok', 'the account is not locked');
+  } finally {
+    await service.close();
+  }
+});
+
 // Against a service the suite did not start: on the sandbox's own UI, the token endpoint's and the services' part
 // (its browser part there is `npm run test:contract`'s); on each other UI, the browser part, but for the two tests
 // whose only browser step is creating a token (the token endpoint and the services do not change with the UI).

@@ -1,0 +1,43 @@
+/**
+ * A live run's check of its credentials before any test: one password grant
+ * for the slicing service, never retried. When the token endpoint refuses the
+ * user or the password (OAuth `invalid_grant` or `invalid_client`, a locked
+ * account included), the run stops there: each test would send them again,
+ * and refusals in a row can lock the account. Any other answer (a token, a
+ * rate limit, a failing or missing endpoint) is left to the tests, which
+ * report it clause by clause.
+ */
+import { systemClock } from '../src/clock.ts';
+import type { Config } from '../src/config.ts';
+import { TokenRequestRejectedError } from '../src/errors.ts';
+import { globalFetch } from '../src/fetch.ts';
+import { processGrantResponse } from '../src/grant_response.ts';
+import { sendGrantRequest } from '../src/token_source.ts';
+
+/** The OAuth errors (RFC 6749 §5.2) that refuse the user or the password themselves. */
+const CREDENTIALS_REFUSED = ['invalid_grant', 'invalid_client'];
+
+/**
+ * Sends the configured credentials once, and stops the run when they are refused.
+ *
+ * @param config the live target's configuration
+ * @throws Error naming the refusal (redacted) and the variables to check, when the credentials are refused
+ */
+export async function checkCredentials(config: Config): Promise<void> {
+  const { credentials, serviceId } = config;
+  if (!credentials) return;
+  const scope = `service_id=${serviceId}`;
+  const sentAt = systemClock.now();
+  try {
+    const options = { ...credentials, fetch: globalFetch, clock: systemClock, random: Math.random, retries: 0 };
+    const response = await sendGrantRequest(options, scope);
+    await processGrantResponse(response, scope, sentAt, [credentials.password]);
+  } catch (error) {
+    if (!(error instanceof TokenRequestRejectedError && CREDENTIALS_REFUSED.includes(error.error ?? ''))) return;
+    throw new Error(
+      `The token endpoint refused the configured credentials, so no test was run: ${error.message}. ` +
+        'Check SLICER_USERNAME and SLICER_PASSWORD: each test would have sent them again, and refusals in a row can ' +
+        'lock the account.',
+    );
+  }
+}
