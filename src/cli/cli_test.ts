@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type Finished, freePort, ROOT, runTs } from '../testing/processes.ts';
@@ -167,6 +167,36 @@ describe('CLI: init', () => {
       refused.err,
       `Cannot make the folder ${join(root, 'file', 'project')} (ENOTDIR): nothing was written; give --dir a folder you can write to\n`,
     );
+  });
+
+  test('in a git work tree, init makes git ignore .env (it will hold the password); outside one, or where it is ignored, it adds nothing', async () => {
+    const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+    const ignored = (dir: string) => git(dir, 'check-ignore', '.env').trim();
+    const fresh = scratchDir('cli-init-git-');
+    git(fresh, 'init', '-q');
+    const run = await cli(['init', '--dir', fresh]);
+    assert.equal(run.code, 0, run.err);
+    assert.equal(readFileSync(join(fresh, '.gitignore'), 'utf8'), '.env\n');
+    assert.match(run.out, /^added \.env to .*\.gitignore, so that git does not take the password it will hold$/m);
+    assert.equal(ignored(fresh), '.env');
+    // A .gitignore of the project's own, its last line unended: kept, with .env on a line after it.
+    const own = scratchDir('cli-init-git-own-');
+    git(own, 'init', '-q');
+    writeFileSync(join(own, '.gitignore'), 'node_modules');
+    assert.equal((await cli(['init', '--sandbox', '--dir', own])).code, 0);
+    assert.equal(readFileSync(join(own, '.gitignore'), 'utf8'), 'node_modules\n.env\n');
+    // Already ignored (by a pattern of the project's): the .gitignore is left as it is.
+    const covered = scratchDir('cli-init-git-covered-');
+    git(covered, 'init', '-q');
+    writeFileSync(join(covered, '.gitignore'), '.env*\n');
+    const quiet = await cli(['init', '--dir', covered]);
+    assert.equal(readFileSync(join(covered, '.gitignore'), 'utf8'), '.env*\n');
+    assert.doesNotMatch(quiet.out, /gitignore/);
+    // No git work tree: no .gitignore is made.
+    const plain = scratchDir('cli-init-plain-');
+    const outside = await cli(['init', '--dir', plain]);
+    assert.equal(existsSync(join(plain, '.gitignore')), false);
+    assert.doesNotMatch(outside.out, /gitignore/);
   });
 
   test('the first script runs as written against the sandbox init points at', async () => {

@@ -5,9 +5,11 @@
  * script, `first-call.mts`, that runs unchanged under `npx tsx`, Bun and Deno
  * in any project (`.mts` is a module whatever package.json says). Never a
  * secret from the command line: the password is the sandbox's own, or yours
- * to type into `.env`.
+ * to type into `.env`. In a git work tree that does not ignore `.env` yet, it
+ * adds `.env` to the folder's `.gitignore`.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../sandbox/mod.ts';
@@ -28,6 +30,8 @@ Writes .env and a first script, first-call.mts, in the current folder (or --dir)
   --port N    the sandbox's port (default 8787, as "slicer-auth sandbox" uses)
   --force     overwrite .env and first-call.mts if they exist
   --dir PATH  write them there instead (made if missing)
+
+In a git work tree, .env is added to the folder's .gitignore unless git ignores it already.
 
 Then: ${RUN_FIRST_CALL}`;
 
@@ -93,10 +97,34 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
     writeFileSync(join(dir, file), text, { mode: 0o600 });
     io.out(`wrote ${join(dir, file)}`);
   }
+  const gitignore = ignoreEnvInGit(dir);
+  if (gitignore) io.out(`added .env to ${gitignore}, so that git does not take the password it will hold`);
   io.out(
     values.sandbox
       ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then ${RUN_FIRST_CALL}.`
       : `Next: fill in .env (the URLs, your user and password, the service ids), then ${RUN_FIRST_CALL}.`,
   );
   return EXIT.OK;
+}
+
+/**
+ * Makes git ignore the new `.env` where the folder is in a git work tree that does not ignore it yet: `.env` on a line
+ * of its own at the end of the folder's `.gitignore` (made when missing).
+ *
+ * @param dir the folder of `.env`
+ * @returns the `.gitignore` written; undefined when none was (no git, no work tree, or `.env` ignored already)
+ */
+function ignoreEnvInGit(dir: string): string | undefined {
+  // git check-ignore exits 0 for an ignored path, 1 for one that is not, 128 outside a work tree; without git, no status.
+  let status: number | null;
+  try {
+    status = spawnSync('git', ['check-ignore', '-q', '.env'], { cwd: dir, stdio: 'ignore' }).status;
+  } catch {
+    return undefined; // a runtime that may not run programs (Deno without --allow-run)
+  }
+  if (status !== 1) return undefined;
+  const file = join(dir, '.gitignore');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  writeFileSync(file, `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}.env\n`);
+  return file;
 }
