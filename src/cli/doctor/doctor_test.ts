@@ -224,63 +224,41 @@ describe('slicer-auth doctor', () => {
     });
   }
 
-  test('a service that answers 429 or 5xx: ! service with the fix for each, the token neither accepted nor refused; exit 0', async () => {
-    let status = 429;
-    const service = await listen(() => new Response('{"detail":"busy"}', { status }));
-    try {
-      const overrides = { SLICER_BASE_URL: `${service.origin}/slicer`, SLICER_PREDICT_SERVICE_ID: undefined };
-      const limited = await doctor(overrides);
-      assert.equal(limited.code, 0, limited.out);
-      assert.match(
-        line(limited, 'service (slicer)'),
-        new RegExp(
-          `^! service \\(slicer\\): ${service.origin}/slicer answered 429, which says nothing of the token \\(header transport\\), \\d+ ms\n` +
-            '    fix: the service limits how often it is asked \\(429\\): wait as long as it asks, then run again$',
-        ),
-      );
-      status = 503;
-      const failing = await doctor(overrides);
-      assert.match(
-        line(failing, 'service (slicer)'),
-        /answered 503, which says nothing of the token .*\n {4}fix: the service failed \(5xx\): run again later, and tell its owners if it goes on$/,
-      );
-    } finally {
-      await service.close();
-    }
-  });
-
-  test('a service whose base URL answers 404, 405 or a redirect elsewhere: ! service, the token neither accepted nor refused; exit 0', async () => {
-    let answer = () => new Response('<h1>Not Found</h1>', { status: 404, headers: { 'content-type': 'text/html' } });
+  test('a service whose answer says nothing of the token (429, 5xx, 404, 405, a redirect elsewhere): ! service with the fix for each; exit 0', async () => {
+    let answer = () => new Response('');
     const service = await listen(() => answer());
+    const said = (status: number, where = '') =>
+      `^! service \\(slicer\\): ${service.origin}/slicer answered ${status}${where}, which says nothing of the token ` +
+      '\\(header transport\\), \\d+ ms\n    fix: ';
+    const rows: [() => Response, string][] = [
+      [
+        () => new Response('{"detail":"busy"}', { status: 429 }),
+        `${said(429)}the service limits how often it is asked \\(429\\): wait as long as it asks, then run again$`,
+      ],
+      [
+        () => new Response('{"detail":"busy"}', { status: 503 }),
+        `${said(503)}the service failed \\(5xx\\): run again later, and tell its owners if it goes on$`,
+      ],
+      [
+        () => new Response('<h1>Not Found</h1>', { status: 404, headers: { 'content-type': 'text/html' } }),
+        `${said(404)}the service answers no GET at SLICER_BASE_URL itself \\(404\\): check it, then try a path of the service: ` +
+        'npx slicer-auth call GET <path> --scope slicer$',
+      ],
+      [() => new Response(null, { status: 405, headers: { allow: 'POST' } }), `${said(405)}the service answers no GET .* itself \\(405\\)`],
+      [
+        () => new Response(null, { status: 302, headers: { location: 'https://sso.example/login?next=/slicer&ticket=t-77' } }),
+        `${said(302, ', a redirect to https://sso\\.example/login')}set SLICER_BASE_URL to the address where the service ` +
+        'answers its API \\(a redirect to a sign-in page is a web page\\)$',
+      ],
+    ];
     try {
-      const overrides = { SLICER_BASE_URL: `${service.origin}/slicer`, SLICER_PREDICT_SERVICE_ID: undefined };
-      const missing = await doctor(overrides);
-      assert.equal(missing.code, 0, missing.out);
-      assert.match(
-        line(missing, 'service (slicer)'),
-        new RegExp(
-          `^! service \\(slicer\\): ${service.origin}/slicer answered 404, which says nothing of the token \\(header transport\\), \\d+ ms\n` +
-            '    fix: the service answers no GET at SLICER_BASE_URL itself \\(404\\): check it, then try a path of the service: ' +
-            'npx slicer-auth call GET <path> --scope slicer$',
-        ),
-      );
-      answer = () => new Response(null, { status: 405, headers: { allow: 'POST' } });
-      assert.match(
-        line(await doctor(overrides), 'service (slicer)'),
-        /^! .* answered 405, which says nothing of the token .*\n.*itself \(405\)/,
-      );
-      answer = () => new Response(null, { status: 302, headers: { location: 'https://sso.example/login?next=/slicer&ticket=t-77' } });
-      const redirected = await doctor(overrides);
-      assert.equal(redirected.code, 0, redirected.out);
-      assert.match(
-        line(redirected, 'service (slicer)'),
-        new RegExp(
-          `^! service \\(slicer\\): ${service.origin}/slicer answered 302, a redirect to https://sso\\.example/login, ` +
-            'which says nothing of the token \\(header transport\\), \\d+ ms\n' +
-            '    fix: set SLICER_BASE_URL to the address where the service answers its API \\(a redirect to a sign-in page is a web page\\)$',
-        ),
-      );
-      assert.ok(!redirected.out.includes('t-77'), 'the query of the redirect is not shown');
+      for (const [respond, expected] of rows) {
+        answer = respond;
+        const run = await doctor({ SLICER_BASE_URL: `${service.origin}/slicer`, SLICER_PREDICT_SERVICE_ID: undefined });
+        assert.equal(run.code, 0, run.out);
+        assert.match(line(run, 'service (slicer)'), new RegExp(expected), expected);
+        assert.ok(!run.out.includes('t-77'), 'the query of a redirect is not shown');
+      }
     } finally {
       await service.close();
     }
