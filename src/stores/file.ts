@@ -109,8 +109,8 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
    */
   const failure = (error: unknown) => {
     const { code, name } = error as { code?: string; name?: string };
-    if (code) return code;
     // Stryker disable all: only Deno raises errors of no code here, and npm run test:runtimes checks them under Deno
+    if (code) return code;
     const directory = dirname(file);
     return name === 'NotCapable' || name === 'PermissionDenied'
       ? `Deno does not allow it: run with --allow-read=${directory} --allow-write=${directory}`
