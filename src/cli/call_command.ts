@@ -21,6 +21,7 @@ Makes an authenticated request and prints the status and the answer, as tokenFet
 scope is the service whose base URL it is under, unless --scope says otherwise.
 
   --json BODY     send BODY (JSON text) as application/json
+  --json @path    send a file's JSON text (curl's convention)
   --form k=v      add a form field (repeatable); sent as application/x-www-form-urlencoded
   --form k=@path  upload a file (curl's convention); with any file the form is sent
                   as multipart/form-data
@@ -66,6 +67,31 @@ export function formBody(pairs: readonly string[]): URLSearchParams | FormData {
 }
 
 /**
+ * The body of `--json`: the JSON text given, or a file's with `@path` (curl's convention; no JSON text starts with `@`).
+ *
+ * @param value the `--json` argument
+ * @returns the JSON text
+ * @throws {UsageError} naming the argument for a file that cannot be read, or text that is not JSON
+ */
+export function jsonBody(value: string): string {
+  const path = value.startsWith('@') ? value.slice(1) : undefined;
+  let text = value;
+  if (path !== undefined) {
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--json ${value}: cannot read "${path}" (${(error as { code?: string }).code ?? 'error'})`);
+    }
+  }
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new UsageError(path === undefined ? '--json must be valid JSON text' : `--json ${value}: the file is not valid JSON text`);
+  }
+  return text;
+}
+
+/**
  * Makes the request.
  *
  * @param args the arguments after `call`
@@ -79,14 +105,7 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   if (!METHODS.includes(method.toUpperCase())) throw new UsageError(`Unknown method "${method}": use one of ${METHODS.join(', ')}`);
   if (values.json !== undefined && values.form !== undefined) throw new UsageError('Use --json or --form, not both');
   const init: TokenFetchInit = { method: method.toUpperCase(), ...(values.scope === undefined ? {} : { scope: scopeFlag(values.scope) }) };
-  if (values.json !== undefined) {
-    try {
-      JSON.parse(values.json);
-    } catch {
-      throw new UsageError('--json must be valid JSON text');
-    }
-    Object.assign(init, { body: values.json, headers: { 'content-type': 'application/json' } });
-  }
+  if (values.json !== undefined) Object.assign(init, { body: jsonBody(values.json), headers: { 'content-type': 'application/json' } });
   if (values.form) init.body = formBody(values.form);
   // tokenFetch's answer for any status: an error status is printed, not thrown.
   let refused: string | undefined; // the scope whose token the service refused for good

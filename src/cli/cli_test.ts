@@ -328,6 +328,31 @@ describe('CLI: token and call against the sandbox', () => {
     }
   });
 
+  test("call --json @path sends the file as the JSON body (curl's convention); a missing file or one not JSON names the argument", async () => {
+    const dir = scratchDir('cli-json-');
+    writeFileSync(join(dir, 'job.json'), '{"model": "part.stl", "layers": [1, 2]}\n');
+    writeFileSync(join(dir, 'notes.txt'), 'not json');
+    let received = '';
+    const other = await listen(async (request) => {
+      received = `${request.headers.get('content-type')} ${await request.text()}`;
+      return Response.json({ ok: true });
+    });
+    try {
+      const url = `http://127.0.0.1:${other.port}/jobs`;
+      const run = await cli(['call', 'POST', url, '--json', `@${join(dir, 'job.json')}`]);
+      assert.equal(run.code, 0, run.err);
+      assert.equal(received, 'application/json {"model": "part.stl", "layers": [1, 2]}\n');
+      const missing = await cli(['call', 'POST', url, '--json', '@/no/such/job.json']);
+      assert.equal(missing.code, 2);
+      assert.match(missing.err, /^--json @\/no\/such\/job\.json: cannot read "\/no\/such\/job\.json" \(ENOENT\)$/m);
+      const text = await cli(['call', 'POST', url, '--json', `@${join(dir, 'notes.txt')}`]);
+      assert.equal(text.code, 2);
+      assert.match(text.err, /^--json @\S+notes\.txt: the file is not valid JSON text$/m);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('call chooses the scope by the URL, as tokenFetch does; --scope overrides it', async () => {
     const predictUrl = `${h.sandbox.env.SLICER_PREDICT_BASE_URL}/forecast`;
     const byUrl = await cli(['call', 'GET', predictUrl]);
