@@ -329,6 +329,23 @@ describe('slicer-auth doctor', () => {
       line(nulled, 'token request (slicer)'),
       /^! .*valid 3600 s.*; scope is null, documented as the requested scope\n\s+fix: nothing to do here: the client accepts this/,
     );
+    const bare = JSON.stringify({
+      token_type: 'Bearer',
+      access_token: 'bare-id',
+      expires_in: '3600',
+      scope: h.sandbox.env.SLICER_SERVICE_ID,
+    });
+    h.sandbox.store.addFault({ status: 200, body: bare, times: 1 });
+    assert.match(
+      line(await doctor({}, ['--scope', 'slicer']), 'token request (slicer)'),
+      /^! .*valid 3600 s.*; scope is the service id alone, documented as the requested scope \(service_id=<id>\)\n\s+fix: nothing/,
+    );
+    const list = JSON.stringify({ token_type: 'Bearer', access_token: 'in-a-list', expires_in: '3600', scope: `openid ${scope}` });
+    h.sandbox.store.addFault({ status: 200, body: list, times: 1 });
+    assert.match(
+      line(await doctor({}, ['--scope', 'slicer']), 'token request (slicer)'),
+      /^! .*valid 3600 s.*; scope is a list, documented as the requested scope\n\s+fix: nothing/,
+    );
   });
 
   test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {

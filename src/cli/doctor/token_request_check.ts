@@ -78,6 +78,8 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
         : 'expires_in is a JSON number, documented as a string',
       body.scope === scope
         ? ''
+        : `service_id=${body.scope}` === scope
+        ? 'scope is the service id alone, documented as the requested scope (service_id=<id>)'
         : `scope is ${body.scope === undefined ? 'left out' : body.scope === null ? 'null' : 'a list'}, documented as the requested scope`,
     ].filter(Boolean);
     if (deviations.length > 0) {
