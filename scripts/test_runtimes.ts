@@ -5,12 +5,13 @@
  * summary line.
  */
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { ENV_KEYS } from '../src/settings.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { runProcess } from '../src/testing/processes.ts';
 import { redisRequired, startRedis } from '../src/testing/redis_server.ts';
+import { scratchDir } from '../src/testing/scratch.ts';
 
 /** The module's own unit tests (node:test + node:assert/strict), portable as they are. */
 const UNIT_TESTS = ['src/token_cache_test.ts', 'src/config_test.ts', 'src/client_test.ts', 'src/token_source_test.ts'];
@@ -32,10 +33,14 @@ const denoSmoke = (...extra: string[]) => [
 /** `deno run` of a CLI command without --allow-env: the environment cannot be read. */
 const denoWithoutEnv = (command: string) => [...DENO.slice(1), 'run', '--allow-read', '--allow-net=127.0.0.1', 'src/cli.ts', command];
 
+/** A cache file that Deno is allowed to use. */
+const cacheFile = join(scratchDir('runtimes-deno-cache-'), 'tokens.json');
 const sandbox = await startSandbox({ testMode: true });
 const redis = redisRequired() ? await startRedis() : undefined;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
 const withRedis = { ...env, SLICER_STORE_URL: redis?.url };
+// A token in that cache file, left by Node, for Deno to read.
+await runProcess(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'token'], { ...env, SLICER_CACHE_FILE: cacheFile }, 60_000);
 /** A check: its name, command and arguments, what its output must match, its environment, and its exit code (0 unless said). */
 const checks: [string, string, string[], RegExp, Record<string, string | undefined>?, number?][] = [
   ['node + tsx smoke', process.execPath, ['--import', 'tsx', 'scripts/runtime_smoke.ts'], /smoke ok node/],
@@ -45,8 +50,27 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
     'deno smoke, a cache file it may not use',
     DENO[0],
     denoSmoke('--allow-read=.'),
-    /^(?=[\s\S]*cannot read it \(Deno does not allow it: run with --allow-read=(\/\S+) --allow-write=\1\))(?=[\s\S]*smoke ok deno)/,
+    /^(?=[\s\S]*cannot read it \(Deno does not allow it: run with --allow-read=(\/\S+) --allow-write=\1 --allow-sys=uid\))(?=[\s\S]*smoke ok deno)/,
     { ...env, SLICER_CACHE_FILE: join(tmpdir(), 'slicer-auth-deno-denied', 'tokens.json') },
+  ],
+  // With the flags that warning names, the token Node left in the cache file is used, with no warning.
+  [
+    'deno token from a cache file, with the flags it needs',
+    DENO[0],
+    [
+      ...DENO.slice(1),
+      'run',
+      '--allow-env',
+      '--allow-net=127.0.0.1',
+      `--allow-read=.,${dirname(cacheFile)}`,
+      `--allow-write=${dirname(cacheFile)}`,
+      '--allow-sys=uid',
+      'src/cli.ts',
+      'token',
+      '--json',
+    ],
+    /^(?![\s\S]*token cache)(?=[\s\S]*"source":"file")/,
+    { ...env, SLICER_CACHE_FILE: cacheFile },
   ],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
   ['deno smoke without --allow-read', DENO[0], denoSmoke(), /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],

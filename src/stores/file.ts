@@ -105,13 +105,14 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
   /**
    * Why a file system call failed: its code; or, for an error of no code that Deno's permissions raised (`NotCapable`,
-   * `PermissionDenied` before Deno 2), the flags that let the cache read and write in its directory.
+   * `PermissionDenied` before Deno 2), the flags that let the cache read and write in its directory, and check that
+   * the file is its user's own (`process.getuid`).
    */
   const failure = (error: unknown) => {
     const { code, name } = error as { code?: string; name?: string };
     const directory = dirname(file);
     // Stryker disable next-line all: only Deno raises errors of no code here, and npm run test:runtimes checks them under Deno
-    const denied = `Deno does not allow it: run with --allow-read=${directory} --allow-write=${directory}`;
+    const denied = `Deno does not allow it: run with --allow-read=${directory} --allow-write=${directory} --allow-sys=uid`;
     // Stryker disable next-line all: as above (under Node every file system error has a code)
     return code ?? (name === 'NotCapable' || name === 'PermissionDenied' ? denied : 'error');
   };
