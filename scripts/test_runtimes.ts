@@ -72,6 +72,30 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
     /^(?![\s\S]*token cache)(?=[\s\S]*"source":"file")/,
     { ...env, SLICER_CACHE_FILE: cacheFile },
   ],
+  // The doctor under Deno tells a cache file it may not use, with the flags; with them, it passes the file.
+  [
+    'deno doctor, a cache file it may not use',
+    DENO[0],
+    [...DENO.slice(1), 'run', '--allow-env', '--allow-net=127.0.0.1', '--allow-read=.', 'src/cli.ts', 'doctor', '--scope', 'slicer'],
+    /✖ shared token store: \S+tokens\.json: Deno does not allow this process to use it\n\s+fix: run with --allow-read=(\/\S+) --allow-write=\1 --allow-sys=uid\n/,
+    { ...env, SLICER_CACHE_FILE: join(tmpdir(), 'slicer-auth-deno-denied', 'tokens.json') },
+    1,
+  ],
+  [
+    'deno doctor, a cache file with the flags it needs',
+    DENO[0],
+    [
+      ...DENO.slice(1),
+      'run',
+      '--allow-env',
+      '--allow-net=127.0.0.1',
+      `--allow-read=.,${dirname(cacheFile)}`,
+      `--allow-write=${dirname(cacheFile)}`,
+    ]
+      .concat(['--allow-sys=uid', 'src/cli.ts', 'doctor', '--scope', 'slicer']),
+    /✔ shared token store: file \S+tokens\.json \(private to this user\)/,
+    { ...env, SLICER_CACHE_FILE: cacheFile },
+  ],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
   ['deno smoke without --allow-read', DENO[0], denoSmoke(), /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],
   // The doctor under Deno names the permissions it was not given as flags.

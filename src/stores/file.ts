@@ -89,6 +89,30 @@ export function distrust(file: string): string | undefined {
 }
 
 /**
+ * Whether an error is Deno's refusal of a permission: `NotCapable` (`PermissionDenied` before Deno 2), an error of no
+ * code.
+ *
+ * @param error the error
+ * @returns true for such a refusal
+ */
+export function isDenoRefusal(error: unknown): boolean {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return name === 'NotCapable' || name === 'PermissionDenied';
+}
+
+/**
+ * The Deno flags that let a cache file be used: read and write in its directory, and its user's id, by which
+ * {@link distrust} tells the file is its user's own.
+ *
+ * @param file the cache file
+ * @returns the flags
+ */
+export function denoCacheFlags(file: string): string {
+  const directory = dirname(file);
+  return `--allow-read=${directory} --allow-write=${directory} --allow-sys=uid`;
+}
+
+/**
  * Creates a store in a file.
  *
  * @param file the cache file (created with mode 0600 when missing)
@@ -103,19 +127,10 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
   /** Creates the file's directory when it is missing, as `mkdir -p` does, private to its owner (mode 0700). */
   const makeDirectory = () => mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
-  /**
-   * Why a file system call failed: its code; or, for an error of no code that Deno's permissions raised (`NotCapable`,
-   * `PermissionDenied` before Deno 2), the flags that let the cache read and write in its directory, and check that
-   * the file is its user's own (`process.getuid`).
-   */
-  const failure = (error: unknown) => {
-    const { code, name } = error as { code?: string; name?: string };
-    const directory = dirname(file);
+  /** Why a file system call failed: its code; or, where Deno's permissions refused it, the flags that allow the cache. */
+  const failure = (error: unknown) =>
     // Stryker disable next-line all: only Deno raises errors of no code here, and npm run test:runtimes checks them under Deno
-    const denied = `Deno does not allow it: run with --allow-read=${directory} --allow-write=${directory} --allow-sys=uid`;
-    // Stryker disable next-line all: as above (under Node every file system error has a code)
-    return code ?? (name === 'NotCapable' || name === 'PermissionDenied' ? denied : 'error');
-  };
+    (error as { code?: string }).code ?? (isDenoRefusal(error) ? `Deno does not allow it: run with ${denoCacheFlags(file)}` : 'error');
 
   /**
    * An entry's grant: one in clear taken as it is without a key; else opened as Redis's are, which refuses a sealed one

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
 import { Secret } from '../redact.ts';
-import { createFileStore, distrust } from './file.ts';
+import { createFileStore, denoCacheFlags, distrust, isDenoRefusal } from './file.ts';
 import type { StoreKey } from './store.ts';
 import { scratchDir } from '../testing/scratch.ts';
 
@@ -245,4 +245,15 @@ describe('file store', () => {
     await assert.rejects(store.lock(KEY, 60_000), { code: 'ENOENT' });
     assert.equal(present(join(s.dir, 'gone')), false, 'nothing made');
   });
+});
+
+test("Deno's permission refusals are told by their name, and the flags that let a cache file be used name its folder and the user id", () => {
+  for (const name of ['NotCapable', 'PermissionDenied']) assert.equal(isDenoRefusal(Object.assign(new Error('no'), { name })), true, name);
+  for (const error of [Object.assign(new Error('no'), { code: 'EACCES' }), new Error('NotCapable'), undefined, null, 'NotCapable']) {
+    assert.equal(isDenoRefusal(error), false, String(error));
+  }
+  assert.equal(
+    denoCacheFlags('/home/ada/.cache/slicer-auth/tokens.json'),
+    '--allow-read=/home/ada/.cache/slicer-auth --allow-write=/home/ada/.cache/slicer-auth --allow-sys=uid',
+  );
 });

@@ -1,10 +1,14 @@
 /**
  * The doctor's shared-store check. Read only unless `--write-check` is given:
  * a Redis store is read (one GET of a doctor key), a cache file is only
- * inspected (owner, mode, symlink); nothing is locked, written or deleted.
+ * inspected (owner, mode, symlink, and whether this process may read and
+ * write it); nothing is locked, written or deleted.
  */
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import process from 'node:process';
 import type { Config } from '../../config.ts';
-import { distrust } from '../../stores/file.ts';
+import { denoCacheFlags, distrust, isDenoRefusal } from '../../stores/file.ts';
 import { describeRedisUrl } from '../../stores/redis_url.ts';
 import { type Check, fail, ok, type Outcome, skip, warn } from './check.ts';
 
@@ -25,9 +29,35 @@ export const storeCheck: Check = {
     if (why) {
       return fail(`${config.cacheFile}: ${why}`, `chmod 600 ${config.cacheFile} as its owner, or remove it (it is recreated)`);
     }
+    const refused = unusable(config.cacheFile);
+    if (refused) return refused;
     return ok(`file ${config.cacheFile} (private to this user)${config.storeKey ? '; tokens sealed at rest (SLICER_STORE_KEY)' : ''}`);
   },
 };
+
+/**
+ * Whether this process may read and write the cache file, or make it: the file, else the nearest folder above it that
+ * exists (the store makes the rest). Only asked (`access`), never opened.
+ *
+ * @param file the cache file
+ * @returns the failure, or undefined when the file can be used
+ */
+function unusable(file: string): Outcome | undefined {
+  let path = resolve(file);
+  try {
+    while (!existsSync(path) && dirname(path) !== path) path = dirname(path);
+    accessSync(path, constants.R_OK | constants.W_OK);
+    process.getuid?.(); // how the store tells the file is this user's own; Deno asks for --allow-sys=uid
+  } catch (error) {
+    if (isDenoRefusal(error)) return fail(`${file}: Deno does not allow this process to use it`, `run with ${denoCacheFlags(file)}`);
+    return fail(
+      `${file}: this user may not read and write ${path} (${(error as { code?: string }).code})`,
+      `give this user read and write access to ${path}, or set SLICER_CACHE_FILE to a path of its own ` +
+        '(such as ~/.cache/slicer-auth/tokens.json)',
+    );
+  }
+  return undefined;
+}
 
 /** Redis answers a read (and, when asked, takes a lock released at once); says whether tokens are encrypted. */
 async function redisCheck(url: string, config: Config, writeCheck: boolean): Promise<Outcome> {
