@@ -33,8 +33,20 @@ const denoSmoke = (...extra: string[]) => [
 /** `deno run` of a CLI command without --allow-env: the environment cannot be read. */
 const denoWithoutEnv = (command: string) => [...DENO.slice(1), 'run', '--allow-read', '--allow-net=127.0.0.1', 'src/cli.ts', command];
 
-/** A cache file that Deno is allowed to use. */
+/** A cache file that Deno is allowed to use, with the flags that allow it; and one in a folder it is not. */
 const cacheFile = join(scratchDir('runtimes-deno-cache-'), 'tokens.json');
+const CACHE_FLAGS = [`--allow-read=.,${dirname(cacheFile)}`, `--allow-write=${dirname(cacheFile)}`, '--allow-sys=uid'];
+const DENIED_CACHE = join(tmpdir(), 'slicer-auth-deno-denied', 'tokens.json');
+/** `deno run` of a CLI command with the whole environment and loopback, plus `flags`. */
+const denoCli = (flags: string[], ...command: string[]) => [
+  ...DENO.slice(1),
+  'run',
+  '--allow-env',
+  '--allow-net=127.0.0.1',
+  ...flags,
+  'src/cli.ts',
+  ...command,
+];
 const sandbox = await startSandbox({ testMode: true });
 const redis = redisRequired() ? await startRedis() : undefined;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
@@ -51,24 +63,13 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
     DENO[0],
     denoSmoke('--allow-read=.'),
     /^(?=[\s\S]*cannot read it \(Deno does not allow it: run with --allow-read=(\/\S+) --allow-write=\1 --allow-sys=uid\))(?=[\s\S]*smoke ok deno)/,
-    { ...env, SLICER_CACHE_FILE: join(tmpdir(), 'slicer-auth-deno-denied', 'tokens.json') },
+    { ...env, SLICER_CACHE_FILE: DENIED_CACHE },
   ],
   // With the flags that warning names, the token Node left in the cache file is used, with no warning.
   [
     'deno token from a cache file, with the flags it needs',
     DENO[0],
-    [
-      ...DENO.slice(1),
-      'run',
-      '--allow-env',
-      '--allow-net=127.0.0.1',
-      `--allow-read=.,${dirname(cacheFile)}`,
-      `--allow-write=${dirname(cacheFile)}`,
-      '--allow-sys=uid',
-      'src/cli.ts',
-      'token',
-      '--json',
-    ],
+    denoCli(CACHE_FLAGS, 'token', '--json'),
     /^(?![\s\S]*token cache)(?=[\s\S]*"source":"file")/,
     { ...env, SLICER_CACHE_FILE: cacheFile },
   ],
@@ -76,23 +77,15 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
   [
     'deno doctor, a cache file it may not use',
     DENO[0],
-    [...DENO.slice(1), 'run', '--allow-env', '--allow-net=127.0.0.1', '--allow-read=.', 'src/cli.ts', 'doctor', '--scope', 'slicer'],
+    denoCli(['--allow-read=.'], 'doctor', '--scope', 'slicer'),
     /✖ shared token store: \S+tokens\.json: Deno does not allow this process to use it\n\s+fix: run with --allow-read=(\/\S+) --allow-write=\1 --allow-sys=uid\n/,
-    { ...env, SLICER_CACHE_FILE: join(tmpdir(), 'slicer-auth-deno-denied', 'tokens.json') },
+    { ...env, SLICER_CACHE_FILE: DENIED_CACHE },
     1,
   ],
   [
     'deno doctor, a cache file with the flags it needs',
     DENO[0],
-    [
-      ...DENO.slice(1),
-      'run',
-      '--allow-env',
-      '--allow-net=127.0.0.1',
-      `--allow-read=.,${dirname(cacheFile)}`,
-      `--allow-write=${dirname(cacheFile)}`,
-    ]
-      .concat(['--allow-sys=uid', 'src/cli.ts', 'doctor', '--scope', 'slicer']),
+    denoCli(CACHE_FLAGS, 'doctor', '--scope', 'slicer'),
     /✔ shared token store: file \S+tokens\.json \(private to this user\)/,
     { ...env, SLICER_CACHE_FILE: cacheFile },
   ],
