@@ -94,6 +94,18 @@ export function deniedFlag(found: Readonly<Record<string, Found | undefined>>): 
 }
 
 /**
+ * Whether an error is Deno's refusal of a permission: `NotCapable` (`PermissionDenied` before Deno 2), an error of no
+ * code.
+ *
+ * @param error the error
+ * @returns true for such a refusal
+ */
+export function isDenoRefusal(error: unknown): boolean {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return name === 'NotCapable' || name === 'PermissionDenied';
+}
+
+/**
  * Reads an env file into a plain object.
  *
  * @param path the file
@@ -107,7 +119,7 @@ export function readEnvFile(path: string, explicit = false): Record<string, stri
   } catch (error) {
     const name = (error as { code?: unknown }).code ?? (error as Error).name;
     if (!explicit && name === 'ENOENT') return {};
-    if (!explicit && (name === 'NotCapable' || name === 'PermissionDenied')) {
+    if (!explicit && isDenoRefusal(error)) {
       // Deno without --allow-read: an optional .env is skipped, once, with the flag to add.
       if (!warned.has(path)) {
         warned.add(path);

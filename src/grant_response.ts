@@ -178,5 +178,16 @@ export async function processGrantResponse(
  * `<id>` alone, as some servers answer (it names the same service, and no other).
  */
 function namesScope(name: string, requested: string): boolean {
-  return name === requested || `service_id=${name}` === requested;
+  return name === requested || isServiceIdAlone(name, requested);
+}
+
+/**
+ * Whether a scope name is the requested `service_id=<id>` written as its `<id>` alone.
+ *
+ * @param name the name answered
+ * @param requested the scope requested
+ * @returns true for the id alone
+ */
+export function isServiceIdAlone(name: string, requested: string): boolean {
+  return `service_id=${name}` === requested;
 }

@@ -4,7 +4,7 @@
 import { ErrorCode, isAuthError } from '../errors.ts';
 import { closest } from '../closest.ts';
 import { packageVersion } from '../package_info.ts';
-import { parseScope } from '../services.ts';
+import { scopeKind } from '../services.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
 import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
@@ -51,17 +51,9 @@ function optionHint(error: Error, command: Command): string {
   const suggestion = unknown === undefined ? undefined : closest(unknown, [...command.options]);
   if (suggestion) return ` (did you mean "--${suggestion}"?)`;
   const argument = code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? /'([^']*)'/.exec(error.message)?.[1] : undefined;
-  return argument !== undefined && command.options.includes('scope') && isScope(argument) ? ` (did you mean "--scope ${argument}"?)` : '';
-}
-
-/** Whether a word is a scope as `--scope` takes it. */
-function isScope(word: string): boolean {
-  try {
-    parseScope(word);
-    return true;
-  } catch {
-    return false;
-  }
+  return argument !== undefined && command.options.includes('scope') && scopeKind({}, argument) !== 'invalid'
+    ? ` (did you mean "--scope ${argument}"?)`
+    : '';
 }
 
 /**

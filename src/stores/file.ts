@@ -35,6 +35,7 @@ import {
 import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
+import { isDenoRefusal } from '../env.ts';
 import type { Secret } from '../redact.ts';
 import { createSeal, openEntry, type Seal, sealEntry } from './seal.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
@@ -86,18 +87,6 @@ export function distrust(file: string): string | undefined {
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
   if ((stat.mode & 0o077) !== 0) return `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)}; chmod 600 it)`;
   return undefined;
-}
-
-/**
- * Whether an error is Deno's refusal of a permission: `NotCapable` (`PermissionDenied` before Deno 2), an error of no
- * code.
- *
- * @param error the error
- * @returns true for such a refusal
- */
-export function isDenoRefusal(error: unknown): boolean {
-  const name = (error as { name?: unknown } | undefined)?.name;
-  return name === 'NotCapable' || name === 'PermissionDenied';
 }
 
 /**

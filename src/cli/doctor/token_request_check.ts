@@ -6,7 +6,7 @@
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
-import { isMisaddressed, isUnexplained, processGrantResponse } from '../../grant_response.ts';
+import { isMisaddressed, isServiceIdAlone, isUnexplained, processGrantResponse } from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { networkCause, networkFix, sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
@@ -78,7 +78,7 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
         : 'expires_in is a JSON number, documented as a string',
       body.scope === scope
         ? ''
-        : `service_id=${body.scope}` === scope
+        : typeof body.scope === 'string' && isServiceIdAlone(body.scope, scope)
         ? 'scope is the service id alone, documented as the requested scope (service_id=<id>)'
         : `scope is ${body.scope === undefined ? 'left out' : body.scope === null ? 'null' : 'a list'}, documented as the requested scope`,
     ].filter(Boolean);
