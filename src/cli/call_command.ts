@@ -40,6 +40,22 @@ export const CALL_OPTIONS = {
 } as const;
 
 /**
+ * A file an argument names (`@path`, curl's convention).
+ *
+ * @param argument the argument, as the error names it
+ * @param path the file
+ * @returns its bytes
+ * @throws {UsageError} naming the argument and the reason when the file cannot be read
+ */
+function readNamedFile(argument: string, path: string) {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new UsageError(`${argument}: cannot read "${path}" (${(error as { code?: string }).code ?? 'error'})`);
+  }
+}
+
+/**
  * The body of `--form` fields: form-encoded text, or multipart as soon as a
  * field uploads a file (`key=@path`).
  *
@@ -54,11 +70,7 @@ export function formBody(pairs: readonly string[]): URLSearchParams | FormData {
     const [key, value] = [pair.slice(0, at), pair.slice(at + 1)];
     if (!value.startsWith('@')) return { key, value };
     const path = value.slice(1);
-    try {
-      return { key, file: new File([readFileSync(path)], basename(path)) };
-    } catch (error) {
-      throw new UsageError(`--form ${pair}: cannot read "${path}" (${(error as { code?: string }).code ?? 'error'})`);
-    }
+    return { key, file: new File([readNamedFile(`--form ${pair}`, path)], basename(path)) };
   });
   if (!fields.some((field) => 'file' in field)) return new URLSearchParams(fields.map((f) => [f.key, (f as { value: string }).value]));
   const form = new FormData();
@@ -75,14 +87,7 @@ export function formBody(pairs: readonly string[]): URLSearchParams | FormData {
  */
 export function jsonBody(value: string): string {
   const path = value.startsWith('@') ? value.slice(1) : undefined;
-  let text = value;
-  if (path !== undefined) {
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--json ${value}: cannot read "${path}" (${(error as { code?: string }).code ?? 'error'})`);
-    }
-  }
+  const text = path === undefined ? value : readNamedFile(`--json ${value}`, path).toString('utf8');
   try {
     JSON.parse(text);
   } catch {
