@@ -70,7 +70,7 @@ const escapeHtml = (text: string) =>
  * @param tests every test of the run, after it
  * @returns one row per clause and kind, in clause order
  */
-export function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
+function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
   const rows = new Map<string, ComplianceRow>();
   for (const test of tests) {
     const last = test.results.at(-1);
@@ -122,7 +122,7 @@ export function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
  * @param link how a clause links to its text (undefined: no link)
  * @returns the Markdown text
  */
-export function complianceMarkdown(rows: readonly ComplianceRow[], link?: (clause: string) => string, facts?: RunFacts): string {
+function complianceMarkdown(rows: readonly ComplianceRow[], link?: (clause: string) => string, facts?: RunFacts): string {
   const failing = [...new Set(rows.filter((r) => r.failed > 0).map((r) => r.clause))];
   const warned = [...new Set(rows.filter((r) => r.warned > 0).map((r) => r.clause))];
   const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -170,7 +170,7 @@ function factLines(facts: RunFacts): string[] {
  * @param errors what stopped the run outside any test
  * @returns the facts
  */
-export function runFacts(
+function runFacts(
   tests: readonly TestCase[],
   result: Pick<FullResult, 'startTime' | 'duration'>,
   part: string,

@@ -28,7 +28,7 @@ interface JsonSuite {
 }
 
 /** The entries of a zip archive, each as text (a minimal reader of the central directory: stored and deflated). */
-export function unzipTexts(zip: Buffer): string[] {
+function unzipTexts(zip: Buffer): string[] {
   const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   assert.ok(end >= 0, 'a zip archive');
   let at = zip.readUInt32LE(end + 16);
@@ -62,7 +62,7 @@ export interface Written {
  * @param folder the folder
  * @returns the files, folders included (with an empty text) so their modes can be checked
  */
-export function writtenFiles(folder: string): Written[] {
+function writtenFiles(folder: string): Written[] {
   return (readdirSync(folder, { recursive: true }) as string[]).map((name) => {
     const path = join(folder, name);
     const stat = statSync(path);

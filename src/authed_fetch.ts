@@ -67,7 +67,7 @@ export type Sender = (input: Input, options: AuthedFetchOptions | undefined, def
  * @param more the new defaults
  * @returns the merged defaults
  */
-export function extendDefaults(parent: Defaults | undefined, more: AuthedFetchOptions): Defaults {
+function extendDefaults(parent: Defaults | undefined, more: AuthedFetchOptions): Defaults {
   // The scope, the prefix and the retry rule are the client's to apply; ky merges the rest.
   const { scope: _scope, prefixUrl: _prefixUrl, retry: _retry, ...rest } = more;
   return { ky: (parent?.ky ?? ky).extend(rest), options: { ...parent?.options, ...more } };

@@ -16,7 +16,7 @@ import { ENV_KEYS, type EnvKey, FORMER_NAMES } from './settings.ts';
 const process = globalThis.process;
 
 /** The variable that names an explicit env file (read from the environment given, never from a file). */
-export const ENV_FILE_KEY = 'SLICER_ENV_FILE';
+const ENV_FILE_KEY = 'SLICER_ENV_FILE';
 
 /** Where a setting's value came from. */
 export type Source =
@@ -113,7 +113,7 @@ export function isDenoRefusal(error: unknown): boolean {
  * @returns the parsed variables; `{}` for a missing optional file
  * @throws {ConfigError} `CONFIG_INVALID` when an explicit file is missing, or any existing file cannot be read
  */
-export function readEnvFile(path: string, explicit = false): Record<string, string> {
+function readEnvFile(path: string, explicit = false): Record<string, string> {
   try {
     return parse(readFileSync(path));
   } catch (error) {

@@ -76,7 +76,7 @@ export function serviceNamed(name: string): Service | undefined {
  * @param id the identifier
  * @returns its row, or undefined when no configured service has it
  */
-export function serviceWithId(present: Partial<Record<SettingName, unknown>>, id: string): Service | undefined {
+function serviceWithId(present: Partial<Record<SettingName, unknown>>, id: string): Service | undefined {
   return SERVICES.find((service) => present[service.id.option] !== undefined && String(present[service.id.option]).trim() === id);
 }
 

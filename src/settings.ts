@@ -52,7 +52,7 @@ export interface Setting<S extends v.GenericSchema = v.GenericSchema, O = string
  *
  * @returns nothing: the type is what counts
  */
-export const optionOf = <O>(): O | undefined => undefined;
+const optionOf = <O>(): O | undefined => undefined;
 
 /** Declares one setting, keeping its schema's exact type. */
 export const setting = <S extends v.GenericSchema, O = string>(entry: Setting<S, O>): Setting<S, O> => entry;

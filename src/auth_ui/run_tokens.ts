@@ -8,7 +8,7 @@ import { systemClock } from '../clock.ts';
 import { escapeRegExp } from './label_match.ts';
 
 /** Every contract-run token name starts with this. */
-export const RUN_TOKEN_PREFIX = 'contract-test';
+const RUN_TOKEN_PREFIX = 'contract-test';
 
 /** How old another run's tokens must be before a cleanup revokes them. */
 export const DEFAULT_MAX_AGE_MS = 24 * 3600_000;

@@ -63,7 +63,7 @@ function readNamedFile(argument: string, path: string) {
  * @returns the body
  * @throws {UsageError} naming the argument for a field without `=` or a file that cannot be read
  */
-export function formBody(pairs: readonly string[]): URLSearchParams | FormData {
+function formBody(pairs: readonly string[]): URLSearchParams | FormData {
   const fields = pairs.map((pair) => {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError(`--form takes key=value or key=@path, got "${pair}"`);
@@ -85,7 +85,7 @@ export function formBody(pairs: readonly string[]): URLSearchParams | FormData {
  * @returns the JSON text
  * @throws {UsageError} naming the argument for a file that cannot be read, or text that is not JSON
  */
-export function jsonBody(value: string): string {
+function jsonBody(value: string): string {
   const path = value.startsWith('@') ? value.slice(1) : undefined;
   const text = path === undefined ? value : readNamedFile(`--json ${value}`, path).toString('utf8');
   try {

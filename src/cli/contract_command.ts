@@ -75,7 +75,7 @@ function split(args: readonly string[]): { target?: string; slow: boolean; stric
  *
  * @returns the config's path
  */
-export function suiteConfig(): string {
+function suiteConfig(): string {
   const sources = join(packageRoot(), 'contract-tests', 'playwright.config.ts');
   return existsSync(sources) ? sources : join(packageRoot(), 'dist', 'contract-tests', 'playwright.config.js');
 }

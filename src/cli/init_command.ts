@@ -44,7 +44,7 @@ export const INIT_OPTIONS = {
 } as const;
 
 /** The first script: a token and one call, closing the client so that the process exits. */
-export const FIRST_CALL = `// A first call with slicer-auth. Run it with: ${RUN_FIRST_CALL}
+const FIRST_CALL = `// A first call with slicer-auth. Run it with: ${RUN_FIRST_CALL}
 // Settings come from the environment, then .env (see .env.example or run "npx slicer-auth init").
 import { createAuthClient } from 'slicer-auth';
 

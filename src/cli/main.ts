@@ -11,7 +11,7 @@ import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help. */
-export const HELP = `Usage: slicer-auth <command> [options]
+const HELP = `Usage: slicer-auth <command> [options]
 
 Commands:
   init        write .env (your settings, or the sandbox's) and a first script, first-call.mts

@@ -33,7 +33,7 @@ export const SANDBOX_OPTIONS = { port: { type: 'string' }, 'test-mode': { type: 
  * @param env the process environment
  * @returns options overriding the seeded user and service ids
  */
-export function sandboxOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): SandboxOptions {
+function sandboxOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): SandboxOptions {
   const read = (name: 'username' | 'password' | 'serviceId' | 'predictServiceId') => env[SETTINGS[name].env] || undefined;
   return {
     username: read('username'),

@@ -43,7 +43,7 @@ const MARK: Record<Status, string> = { ok: '✔', fail: '✖', warn: '!', skip: 
  * @param results the checks
  * @returns one line per check, with an indented fix where there is one
  */
-export function formatResults(results: readonly CheckResult[]): string[] {
+function formatResults(results: readonly CheckResult[]): string[] {
   return results.flatMap((r) => [
     `${MARK[r.status]} ${r.name}: ${r.reason.replaceAll('\n', '\n    ')}`,
     ...(r.fix ? [`    fix: ${r.fix}`] : []),

@@ -37,7 +37,7 @@ export interface CheckResult extends Outcome {
  * @param scopes the scopes to check
  * @returns the table
  */
-export function doctorChecks(scopes: readonly DoctorScope[]): readonly Check[] {
+function doctorChecks(scopes: readonly DoctorScope[]): readonly Check[] {
   const services = SERVICES.filter((service) => scopes.includes(service.name));
   return [
     runtimeCheck,
