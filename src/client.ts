@@ -29,13 +29,16 @@ export type { FetchLike, Logger };
 import { type AuthClient, type AuthClientOptions, CODE_OPTIONS } from './client_types.ts';
 export type { AuthClient, AuthClientOptions, TokenFetch, TokenFetchInit } from './client_types.ts';
 
-/** The console, each line prefixed with the module's name. */
+/**
+ * The console, each line prefixed with the module's name and written to standard error: `console.info` and
+ * `console.debug` would write to standard output, into what a script prints (`node job.ts > result.json`).
+ */
 function prefixed(target: Console): Logger {
   return {
     error: (message) => target.error(`[slicer-auth] ${message}`),
     warn: (message) => target.warn(`[slicer-auth] ${message}`),
-    info: (message) => target.info(`[slicer-auth] ${message}`),
-    debug: (message) => target.debug(`[slicer-auth] ${message}`),
+    info: (message) => target.error(`[slicer-auth] ${message}`),
+    debug: (message) => target.error(`[slicer-auth] ${message}`),
   };
 }
 

@@ -12,6 +12,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import type { AuthEvent } from './events.ts';
 import { createMemoryStore } from './stores/memory.ts';
 import { eventually } from './testing/eventually.ts';
+import { runProcess } from './testing/processes.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 import { scratchDir } from './testing/scratch.ts';
 
@@ -114,6 +115,24 @@ describe('logger levels', () => {
       }
       if (level === 'debug') assert.match(logged.join('\n'), /debug Token for scope "service_id=sandbox-slicer" from memory/);
     }
+  });
+
+  test("without a logger, every line goes to standard error: a script's standard output stays its own", async () => {
+    const script = "const { createAuthClient } = await import('./mod.ts'); const client = createAuthClient(); " +
+      "await client.getToken(); await client.getToken(); await client.authedFetch('http://127.0.0.1:9/elsewhere').catch(() => {}); " +
+      "await client.close(); console.log('the script output');";
+    const run = await runProcess(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      PATH: process.env.PATH,
+      SLICER_ENV_FILE: '/dev/null',
+      ...h.sandbox.env,
+      SLICER_LOG_LEVEL: 'debug',
+    });
+    assert.equal(run.code, 0, run.err);
+    assert.equal(run.out, 'the script output\n');
+    const lines = run.err.split('\n').filter(Boolean);
+    assert.match(lines[0] ?? '', /^\[slicer-auth\] Token request for scope "service_id=sandbox-slicer": ok \(200\) in \d+ ms$/);
+    assert.equal(lines[1], '[slicer-auth] Token for scope "service_id=sandbox-slicer" from memory');
+    assert.match(lines.at(-1) ?? '', /^\[slicer-auth\] Sent GET http:\/\/127\.0\.0\.1:9 without the token/);
   });
 
   test('SLICER_LOG_LEVEL sets the level; a wrong value names the variable', () => {
