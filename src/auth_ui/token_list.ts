@@ -278,8 +278,8 @@ export class TokenList {
       if (entries.length === 0 && (revokes.length > 0 || (await shown.count()) > 0)) {
         throw new Error(
           'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
-            'entries cannot be told apart without their names: listing needs a table or a list; creating, and revoking by name, ' +
-            "by a name's start or a run's tokens, work on any markup",
+            'entries cannot be told apart without their names: listing needs a table or a list; creating, revoking by name and ' +
+            "revoking a run's tokens work on any markup",
         );
       }
       return entries;

@@ -9,7 +9,6 @@ import { parseArgs } from 'node:util';
 import { parseConfig, requireSettings } from '../config.ts';
 import { serviceIdOf } from '../services.ts';
 import { readEnv } from '../env.ts';
-import { escapeRegExp } from '../auth_ui/label_match.ts';
 import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS, RUN_TOKEN_NAME } from '../auth_ui/run_tokens.ts';
 import { readToolSettings } from '../tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
@@ -151,12 +150,10 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
       if (count === 0) io.err(`No active token of ${runs}: nothing to revoke.`);
       return EXIT.OK;
     }
-    // A name is found as shown, in any markup, and so are the names a prefix starts; each active entry of a name counts.
-    const names = values.name !== undefined
-      ? [values.name as string]
-      : await tokens.namesLike(new RegExp(`^${escapeRegExp(values.prefix as string)}`));
-    const matches: string[] = [];
-    for (const name of names) matches.push(...Array.from({ length: await tokens.countAll(tokens.active(name)) }, () => name));
+    // A name is found as shown, in any markup; a prefix needs the whole list, each name read from its column.
+    const matches = values.name !== undefined
+      ? Array.from({ length: await tokens.countAll(tokens.active(values.name as string)) }, () => values.name as string)
+      : (await tokens.list()).filter((t) => !t.revoked && t.name.startsWith(values.prefix as string)).map((t) => t.name);
     if (matches.length === 0) {
       io.err(
         values.name !== undefined
