@@ -1,7 +1,7 @@
 /**
  * How the entries of a token list say what they are, as conditions on the
  * page's markup: shown as revoked (a word, an icon, a part of the page titled
- * "Revoked…"), a table's header row, a navigation's item.
+ * "Revoked…"), a table's header row and Name column, a navigation's item.
  */
 
 /** How an entry says its token is revoked. */
@@ -19,6 +19,17 @@ const HEADING =
 
 /** The XPath condition that an element is a table's header row: it holds column headers and no cell. */
 export const HEADER_ROW = '(.//th or .//*[@role="columnheader"]) and not(.//td or .//*[@role="cell" or @role="gridcell"])';
+
+/** From inside a table or grid, its column header that says "Name" (in any case). */
+const NAME_HEADER = 'ancestor::*[self::table or @role="table" or @role="grid"][1]//*[self::th or @role="columnheader"]' +
+  '[translate(normalize-space(), "NAME", "name") = "name"][1]';
+
+/**
+ * The XPath condition that an element stands in no cell of another column than "Name", in a table that has one: a
+ * token's name shows there, and the same text in another column (a scope, a date, a state, a control) is no name.
+ */
+export const NOT_IN_ANOTHER_COLUMN = 'not(ancestor-or-self::*[self::td or self::th or @role="cell" or @role="gridcell" or ' +
+  `@role="rowheader"][1][${NAME_HEADER}][count(preceding-sibling::*) != count(${NAME_HEADER}/preceding-sibling::*)])`;
 
 /** The XPath condition that a text starts with "revoked", in any case, after spaces. */
 const startsRevoked = (text: string) => `starts-with(translate(normalize-space(${text}), "REVOKED", "revoked"), "revoked")`;

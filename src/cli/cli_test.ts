@@ -425,7 +425,8 @@ describe('CLI: permanent tokens through the web UI', () => {
     const missing = await cli(['permanent', 'revoke', '--name', `cli-${stamp}-a`]);
     assert.equal(missing.code, 1);
     const byPrefix = await cli(['permanent', 'revoke', '--prefix', `cli-${stamp}`]);
-    assert.match(byPrefix.out, new RegExp(`revoked +cli-${stamp}-b`));
+    assert.equal(byPrefix.out, `revoked  cli-${stamp}-b\n`);
+    assert.match(byPrefix.err, /Revoking "cli-\d+-b" \(Revoke, then OK\)/);
     assert.match((await cli(['permanent', 'list'])).out, new RegExp(`revoked +cli-${stamp}-b`));
   });
 
@@ -475,6 +476,53 @@ describe('CLI: permanent tokens through the web UI', () => {
       assert.deepEqual(active(), [names.other, names.person].sort());
     } finally {
       await boxes.close();
+    }
+  });
+
+  test("revoke by a text that another column shows (a scope, a state, a control, a date) revokes nothing: the name is the Name column's", async () => {
+    const table = await startSandbox({ testMode: true });
+    try {
+      const user = table.env.SLICER_USERNAME;
+      const serviceId = table.env.SLICER_SERVICE_ID;
+      for (const name of ['first', 'second']) table.store.issuePermanent(user, name, [serviceId]);
+      const active = () => table.store.list(user, 'permanent').filter((t) => t.revokedAt === undefined).map((t) => t.name).sort();
+      const byScope = await cli(['permanent', 'revoke', '--name', serviceId], table.env);
+      assert.equal(byScope.code, 1, byScope.err);
+      assert.match(byScope.err, new RegExp(`No active token is named "${serviceId}"\\.`));
+      assert.deepEqual(active(), ['first', 'second']);
+      for (const prefix of [serviceId.slice(0, 4), 'Act', 'Rev', String(new Date().getFullYear())]) {
+        const run = await cli(['permanent', 'revoke', '--prefix', prefix], table.env);
+        assert.equal(run.code, 0, run.err);
+        assert.equal(run.out, '', prefix);
+        assert.deepEqual(active(), ['first', 'second'], prefix);
+      }
+      table.store.issuePermanent(user, serviceId, [serviceId]); // a token named as the service: only it goes
+      const named = await cli(['permanent', 'revoke', '--name', serviceId], table.env);
+      assert.equal(named.code, 0, named.err);
+      assert.equal(named.out, `revoked  ${serviceId}\n`);
+      assert.deepEqual(active(), ['first', 'second']);
+    } finally {
+      await table.close();
+    }
+  });
+
+  test("revoke --prefix reads the names of a list of items, never a control's or a state's text; a list of boxes it cannot read", async () => {
+    for (const uiVariant of [1, 3] as const) {
+      const sandbox = await startSandbox({ testMode: true, uiVariant });
+      try {
+        const user = sandbox.env.SLICER_USERNAME;
+        for (const name of ['first', 'second']) sandbox.store.issuePermanent(user, name, [sandbox.env.SLICER_SERVICE_ID]);
+        const active = () => sandbox.store.list(user, 'permanent').filter((t) => t.revokedAt === undefined).map((t) => t.name).sort();
+        for (const prefix of ['Rev', 'Act']) {
+          const run = await cli(['permanent', 'revoke', '--prefix', prefix], sandbox.env);
+          assert.equal(run.out, '', `variant ${uiVariant}, ${prefix}`);
+          if (uiVariant === 3) assert.match(run.err, /listing needs a table or a list/);
+          else assert.match(run.err, new RegExp(`No active token name starts with "${prefix}": nothing to revoke\\.`));
+          assert.deepEqual(active(), ['first', 'second'], `variant ${uiVariant}, ${prefix}`);
+        }
+      } finally {
+        await sandbox.close();
+      }
     }
   });
 });
