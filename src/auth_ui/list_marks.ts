@@ -1,7 +1,8 @@
 /**
  * How the entries of a token list say what they are, as conditions on the
  * page's markup: shown as revoked (a word, an icon, a part of the page titled
- * "Revoked…"), a table's header row and Name column, a navigation's item.
+ * "Revoked…"), a table's header row and Name column, a state's badge, a
+ * navigation's item.
  */
 
 /** How an entry says its token is revoked. */
@@ -30,6 +31,10 @@ const NAME_HEADER = 'ancestor::*[self::table or @role="table" or @role="grid"][1
  */
 export const NOT_IN_ANOTHER_COLUMN = 'not(ancestor-or-self::*[self::td or self::th or @role="cell" or @role="gridcell" or ' +
   `@role="rowheader"][1][${NAME_HEADER}][count(preceding-sibling::*) != count(${NAME_HEADER}/preceding-sibling::*)])`;
+
+/** The XPath condition that an element's whole text is not a state ("Active", "Revoked"): a badge names no token. */
+export const NOT_A_STATE = 'not(translate(normalize-space(), "ACTIVEROKD", "activerokd") = "active" or ' +
+  'translate(normalize-space(), "ACTIVEROKD", "activerokd") = "revoked")';
 
 /** The XPath condition that a text starts with "revoked", in any case, after spaces. */
 const startsRevoked = (text: string) => `starts-with(translate(normalize-space(${text}), "REVOKED", "revoked"), "revoked")`;

@@ -506,7 +506,7 @@ describe('CLI: permanent tokens through the web UI', () => {
     }
   });
 
-  test("revoke --prefix reads the names of a list of items, never a control's or a state's text; a list of boxes it cannot read", async () => {
+  test("revoke on a list of items or boxes takes no control's or state's text for a name; --prefix cannot read boxes", async () => {
     for (const uiVariant of [1, 3] as const) {
       const sandbox = await startSandbox({ testMode: true, uiVariant });
       try {
@@ -520,6 +520,11 @@ describe('CLI: permanent tokens through the web UI', () => {
           else assert.match(run.err, new RegExp(`No active token name starts with "${prefix}": nothing to revoke\\.`));
           assert.deepEqual(active(), ['first', 'second'], `variant ${uiVariant}, ${prefix}`);
         }
+        // A state shown on every entry names none of them.
+        const byState = await cli(['permanent', 'revoke', '--name', 'Active'], sandbox.env);
+        assert.equal(byState.code, 1, `variant ${uiVariant}: ${byState.err}`);
+        assert.match(byState.err, /No active token is named "Active"\./);
+        assert.deepEqual(active(), ['first', 'second'], `variant ${uiVariant}, --name Active`);
       } finally {
         await sandbox.close();
       }
