@@ -81,8 +81,9 @@ export const MAX_VIEW_LINKS = 6;
  * {@link MAX_VIEW_LINKS} items, each one link and nothing more or a text with no link, one of them such a text, one of
  * them starting "Revoked…", and no control among them (a list of tokens has Revoke controls).
  */
-const TEXT_VIEWS = `*[2] and not(*[${MAX_VIEW_LINKS + 1}]) and not(*[not(self::li or @role="listitem")]) and count(*[not(.//a)]) = 1 and ` +
-  `*[not(.//a)][normalize-space()] and not(*[count(.//a) > 1 or .//a and normalize-space(.) != normalize-space(.//a)]) and ` +
+const TEXT_VIEWS = `*[2] and not(*[${MAX_VIEW_LINKS + 1}]) and not(*[not(self::li or @role="listitem")]) and ` +
+  `count(*[not(.//a)]) = 1 and *[not(.//a)][normalize-space()] and ` +
+  `not(*[count(.//a) > 1 or .//a and normalize-space(.) != normalize-space(.//a)]) and ` +
   `*[${startsRevoked('.')}] and not(.//button or .//input or .//select or .//textarea or .//*[@role="button"])`;
 
 /** A locator selector of the lists of {@link TEXT_VIEWS}, in the page's order. */

@@ -24,12 +24,13 @@ export class TokenList {
 
   /**
    * The list entries of a token, by its exact name: for each visible element that shows the name (as its whole text, or
-   * as its own text before other elements; in a table with a Name column, in that column: the same text in another, a
-   * scope or a state, is no name; a badge whose whole text is a state, "Active" or "Revoked", is none either), the innermost element around it that holds a Revoke control, says "revoked" (in its
-   * text or by an icon's label) or stands in a part of the page titled "Revoked…". That is a table row, a list item or a
-   * box of any markup (in a part titled so, the element that shows the name). An entry holds one token: an element that
-   * holds a list or table with a Revoke control, or two Revoke controls, is a list around other tokens' entries (the
-   * name shown beside it, as in "Token <b>name</b> created"), never the name's entry.
+   * as its own text before other elements; in a table with a Name column, only in that column, as the same text in
+   * another, a scope or a state, is no name; nor is a badge whose whole text is a state, "Active" or "Revoked"), the
+   * innermost element around it that holds a Revoke control, says "revoked" (in its text or by an icon's label) or
+   * stands in a part of the page titled "Revoked…". That is a table row, a list item or a box of any markup (in a part
+   * titled so, the element that shows the name). An entry holds one token: an element that holds a list or table with a
+   * Revoke control, or two Revoke controls, is a list around other tokens' entries (the name shown beside it, as in
+   * "Token <b>name</b> created"), never the name's entry.
    *
    * @param name the token's name
    * @returns the entries' locator
@@ -42,11 +43,8 @@ export class TokenList {
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
     // An entry is around a name that shows (not one in a hidden view), and small: larger elements (the list, the
     // page) are passed over before their marks are looked for.
-    const around = showing(this.page, name).locator(`xpath=self::*[${marks.NOT_IN_ANOTHER_COLUMN}][${marks.NOT_A_STATE}]`).filter({
-      visible: true,
-    }).locator(
-      `xpath=ancestor-or-self::*[count(.//*) <= ${ENTRY_ELEMENTS}]`,
-    );
+    const names = showing(this.page, name).locator(`xpath=self::*[${marks.NOT_IN_ANOTHER_COLUMN}][${marks.NOT_A_STATE}]`);
+    const around = names.filter({ visible: true }).locator(`xpath=ancestor-or-self::*[count(.//*) <= ${ENTRY_ELEMENTS}]`);
     const lists = this.page.locator('table, ul, ol, [role=table], [role=grid], [role=list]').filter({ has: this.#revoke() });
     return marked(around.filter({ hasNot: inner }).filter({ hasNot: lists }).filter({ hasNot: everyControl(this.page, 'Revoke').nth(1) }));
   }
