@@ -51,9 +51,10 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'token cache',
-    files: /^src\/(shared_grants|token_cache)\.ts$/,
-    shown: '`src/{shared_grants,token_cache}.ts`',
-    holds: 'the distributed single flight over a store; the per-scope cache with refresh margins',
+    files: /^src\/(shared_grants|process_share|token_cache)\.ts$/,
+    shown: '`src/{shared_grants,process_share,token_cache}.ts`',
+    holds: "the distributed single flight over a store; what a process's clients with the same credentials share; " +
+      'the per-scope cache with refresh margins',
   },
   {
     name: 'request engine',

@@ -13,6 +13,7 @@ import { ClientClosedError, ConfigError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import { pauseAfterFailure } from './grant_pause.ts';
+import { processShare } from './process_share.ts';
 import { redact } from './redact.ts';
 import { createRequestEngine } from './request_engine.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
@@ -135,6 +136,17 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
 
   function tokens(credentials: Credentials): TokenCache {
     if (cache) return cache;
+    store = selectStore({
+      store: options.store,
+      storeUrl: config.storeUrl,
+      storeKey: config.storeKey,
+      cacheFile: config.cacheFile,
+      wallNow: () => clock.wallNow(),
+    });
+    // With no store configured, the clients of this process with these credentials and clock share their tokens and
+    // pauses. A token one of them holds in memory is theirs alike: it needs no confirming.
+    const share = store ? undefined : processShare(credentials, clock);
+    store ??= share?.store;
     const source = pauseAfterFailure(
       createTokenSource({
         ...credentials,
@@ -145,21 +157,14 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
         retries: options.tokenRetries,
         emit,
       }),
-      { now: () => clock.now(), wallNow: () => clock.wallNow(), warn },
+      { now: () => clock.now(), wallNow: () => clock.wallNow(), warn, failures: share?.failures },
     );
-    store = selectStore({
-      store: options.store,
-      storeUrl: config.storeUrl,
-      storeKey: config.storeKey,
-      cacheFile: config.cacheFile,
-      wallNow: () => clock.wallNow(),
-    });
     const shared = store
       ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn, emit })
       : undefined;
     cache = createTokenCache({
       fetchGrant: shared?.fetchGrant ?? source,
-      confirm: shared?.confirm,
+      confirm: share ? undefined : shared?.confirm,
       forget: shared?.forget,
       now: () => clock.now(),
       random,

@@ -59,7 +59,8 @@ export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOpti
   openTelemetry?: boolean | undefined;
   /**
    * A shared token store (your own engine, or `createMemoryStore()` to share between clients).
-   * @default Redis with `SLICER_STORE_URL`, the file of `SLICER_CACHE_FILE`, else none
+   * @default Redis with `SLICER_STORE_URL`, the file of `SLICER_CACHE_FILE`, else this process's memory, shared by
+   *   the clients with the same credentials and clock
    */
   store?: TokenStore | undefined;
   /**

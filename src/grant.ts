@@ -24,8 +24,8 @@ export interface Grant {
   readonly expiresAt: number;
   /** Its full lifetime in ms, as the server stated it. */
   readonly lifetime: number;
-  /** Where it was obtained: a token request (default) or a shared store. */
-  readonly source?: Exclude<TokenOrigin, 'memory' | 'permanent'> | undefined;
+  /** Where it was obtained: a token request (default), a shared store, or this process's memory (another client's). */
+  readonly source?: Exclude<TokenOrigin, 'permanent'> | undefined;
 }
 
 /** What `getTokenInfo` tells of a token. */

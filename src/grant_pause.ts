@@ -79,7 +79,15 @@ export interface GrantPauseOptions {
   wallNow: () => number;
   /** Where warnings go (already free of secrets). */
   warn: (message: string) => void;
+  /**
+   * The pauses, by scope, when several fetchers share them (the clients of one process with the same credentials).
+   * @default this fetcher's own
+   */
+  failures?: PauseFailures | undefined;
 }
+
+/** By scope: the pause after a failed token request, and the failure given again while it holds. */
+export type PauseFailures = Map<string, { readonly pause: Pause; readonly error: unknown }>;
 
 /**
  * Wraps a grant fetcher with a pause per scope after each failure.
@@ -89,8 +97,7 @@ export interface GrantPauseOptions {
  * @returns the same fetcher, pausing after failures
  */
 export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseOptions): GrantFetcher {
-  /** By scope: the pause, and the failure given again while it holds. */
-  const failures = new Map<string, { readonly pause: Pause; readonly error: unknown }>();
+  const failures: PauseFailures = options.failures ?? new Map();
   return async (scope, replacing) => {
     const failure = failures.get(scope);
     const held = failure?.pause.holds((seconds) => {

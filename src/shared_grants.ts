@@ -70,8 +70,8 @@ export interface SharedGrants {
  */
 export function createSharedGrants(fetchGrant: GrantFetcher, options: SharedGrantsOptions): SharedGrants {
   const { store, clock } = options;
-  /** How a token read from this store is reported: a file, Redis, or another engine. */
-  const layer = store.kind === 'file' || store.kind === 'redis' ? store.kind : 'store';
+  /** How a token read from this store is reported: this process's memory, a file, Redis, or another engine. */
+  const layer = store.kind ?? 'store';
   const refused = new Set<string>();
   const confirming = new Map<string, Promise<boolean>>();
   /** Per scope, how many confirmations in a row found no entry. */

@@ -1,7 +1,8 @@
 /**
  * A token store in memory: shared by the clients of one process that are
- * given the same store (e.g. several `createAuthClient` calls), and the
- * reference implementation of the interface.
+ * given the same store (e.g. several `createAuthClient` calls) or, with no
+ * store configured, that have the same credentials (`process_share.ts`); and
+ * the reference implementation of the interface.
  */
 import { systemClock } from '../clock.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
