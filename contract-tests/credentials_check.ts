@@ -2,10 +2,12 @@
  * A live run's check of its credentials before any test: one password grant
  * for the slicing service, never retried. When the token endpoint refuses the
  * user or the password (OAuth `invalid_grant` or `invalid_client`, a locked
- * account included), the run stops there: each test would send them again,
- * and refusals in a row can lock the account. Any other answer (a token, a
- * rate limit, a failing or missing endpoint) is left to the tests, which
- * report it clause by clause.
+ * account included, or a 401 in any words: the contract names no error
+ * format, and the documented request has nothing else to authenticate), the
+ * run stops there: each test would send them again, and refusals in a row can
+ * lock the account. Any other answer (a token, a rate limit, another refusal,
+ * a failing or missing endpoint) is left to the tests, which report it clause
+ * by clause.
  */
 import { systemClock } from '../src/clock.ts';
 import type { Config } from '../src/config.ts';
@@ -33,7 +35,9 @@ export async function checkCredentials(config: Config): Promise<void> {
     const response = await sendGrantRequest(options, scope);
     await processGrantResponse(response, scope, sentAt, [credentials.password]);
   } catch (error) {
-    if (!(error instanceof TokenRequestRejectedError && CREDENTIALS_REFUSED.includes(error.error ?? ''))) return;
+    if (!(error instanceof TokenRequestRejectedError && (error.status === 401 || CREDENTIALS_REFUSED.includes(error.error ?? '')))) {
+      return;
+    }
     throw new Error(
       `The token endpoint refused the configured credentials, so no test was run: ${error.message}. ` +
         'Check SLICER_USERNAME and SLICER_PASSWORD: each test would have sent them again, and refusals in a row can ' +

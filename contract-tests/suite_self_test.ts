@@ -156,6 +156,26 @@ test('a live target whose token endpoint refuses the password stops before any t
   }
 });
 
+// The contract names no error format: a gateway that answers a wrong password with a bare 401 refuses it just the same.
+test('a live target whose token endpoint answers 401 in words of its own stops before any test, after one request', async () => {
+  const service = await startSandbox({ testMode: true });
+  try {
+    const wrong = 'Wrong-Pa55-401x';
+    service.store.addFault({ status: 401, body: '{"detail":"Invalid username/password."}', times: 5 });
+    const result = await runSuite(API, { live: { ...service.env, SLICER_PASSWORD: wrong } });
+    assert.notEqual(result.exitCode, 0);
+    assert.equal(result.passed, 0, 'no test ran');
+    assert.match(
+      result.output,
+      /The token endpoint refused the configured credentials, so no test was run: .* answered 401.*\. Check SLICER_USERNAME and SLICER_PASSWORD/,
+    );
+    assert.ok(!result.output.includes(wrong), 'the password is not shown');
+    assert.equal(service.store.takeFault()?.times, 3, 'one token request was answered, and this take is the second');
+  } finally {
+    await service.close();
+  }
+});
+
 // Against a service the suite did not start: on the sandbox's own UI, the token endpoint's and the services' part
 // (its browser part there is `npm run test:contract`'s); on each other UI, the browser part, but for the two tests
 // whose only browser step is creating a token (the token endpoint and the services do not change with the UI).
