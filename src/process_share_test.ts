@@ -1,7 +1,7 @@
 /**
- * The clients of one process with the same credentials, on the system clock and with no store configured, share their
- * tokens and the pause after a failed token request: a script that makes a client per call does not send a token
- * request per call. Each test uses a user of its own, so that none finds what another left.
+ * The clients of one process with the same credentials and clock, with no store configured, share their tokens and
+ * the pause after a failed token request: a script that makes a client per call does not send a token request per
+ * call. Each test uses a user of its own, so that none finds what another left.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
@@ -28,7 +28,7 @@ function newUser(username: string): { username: string; password: string } {
   return { username, password };
 }
 
-/** Options of a client on the system clock, and a count of the token requests sent through them. */
+/** Options of a client of the sandbox (on the system clock unless they give another), and a count of its token requests. */
 function counted(options: AuthClientOptions): { options: AuthClientOptions; requests: () => number } {
   let requests = 0;
   return {
@@ -95,9 +95,9 @@ test('clients of other credentials, or on a clock of their own, request their ow
   }
   assert.equal(requests(), 3, "the user, the other user, the clock of its own; the last client shares the first one's token");
   assert.equal(tokens.size, 3);
-  await assert.rejects(createAuthClient({ ...options, password: 'not-the-password' }).getToken(), {
-    code: ErrorCode.TOKEN_REQUEST_REJECTED,
-  }, 'another password never gets the token the right one got');
+  const wrong = createAuthClient({ ...options, password: 'not-the-password' });
+  await assert.rejects(wrong.getToken(), { code: ErrorCode.TOKEN_REQUEST_REJECTED }, 'another password never gets the token');
+  await wrong.close();
   assert.equal(requests(), 4);
 });
 
