@@ -5,9 +5,10 @@
  * account included, or a 401 in any words: the contract names no error
  * format, and the documented request has nothing else to authenticate), the
  * run stops there: each test would send them again, and refusals in a row can
- * lock the account. Any other answer (a token, a rate limit, another refusal,
- * a failing or missing endpoint) is left to the tests, which report it clause
- * by clause.
+ * lock the account. A 401 that asks for a Bearer token (RFC 6750) is a
+ * service's, not a token endpoint's: SLICER_AUTH_URL is wrong, which the tests
+ * report. So is any other answer (a token, a rate limit, another refusal, a
+ * failing or missing endpoint), clause by clause.
  */
 import { systemClock } from '../src/clock.ts';
 import type { Config } from '../src/config.ts';
@@ -18,6 +19,20 @@ import { sendGrantRequest } from '../src/token_source.ts';
 
 /** The OAuth errors (RFC 6749 §5.2) that refuse the user or the password themselves. */
 const CREDENTIALS_REFUSED = ['invalid_grant', 'invalid_client'];
+
+/** A `WWW-Authenticate` header with a Bearer challenge among its challenges: a protected resource's (RFC 6750 §3). */
+const BEARER_CHALLENGE = /(?:^|,)\s*bearer(?:\s|,|$)/i;
+
+/**
+ * Whether a refusal is of the user or the password: an OAuth error that says so, or a 401 that asks for no Bearer token.
+ *
+ * @param error the refusal
+ * @returns true when each test would be refused the same
+ */
+function refusesCredentials(error: TokenRequestRejectedError): boolean {
+  if (CREDENTIALS_REFUSED.includes(error.error ?? '')) return true;
+  return error.status === 401 && !BEARER_CHALLENGE.test(error.response?.headers.get('www-authenticate') ?? '');
+}
 
 /**
  * Sends the configured credentials once, and stops the run when they are refused.
@@ -35,9 +50,7 @@ export async function checkCredentials(config: Config): Promise<void> {
     const response = await sendGrantRequest(options, scope);
     await processGrantResponse(response, scope, sentAt, [credentials.password]);
   } catch (error) {
-    if (!(error instanceof TokenRequestRejectedError && (error.status === 401 || CREDENTIALS_REFUSED.includes(error.error ?? '')))) {
-      return;
-    }
+    if (!(error instanceof TokenRequestRejectedError && refusesCredentials(error))) return;
     throw new Error(
       `The token endpoint refused the configured credentials, so no test was run: ${error.message}. ` +
         'Check SLICER_USERNAME and SLICER_PASSWORD: each test would have sent them again, and refusals in a row can ' +
