@@ -14,14 +14,11 @@ import { systemClock } from '../src/clock.ts';
 import type { Config } from '../src/config.ts';
 import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
-import { processGrantResponse } from '../src/grant_response.ts';
+import { isServiceRefusal, processGrantResponse } from '../src/grant_response.ts';
 import { sendGrantRequest } from '../src/token_source.ts';
 
 /** The OAuth errors (RFC 6749 §5.2) that refuse the user or the password themselves. */
 const CREDENTIALS_REFUSED = ['invalid_grant', 'invalid_client'];
-
-/** A `WWW-Authenticate` header with a Bearer challenge among its challenges: a protected resource's (RFC 6750 §3). */
-const BEARER_CHALLENGE = /(?:^|,)\s*bearer(?:\s|,|$)/i;
 
 /**
  * Whether a refusal is of the user or the password: an OAuth error that says so, or a 401 that asks for no Bearer token.
@@ -31,7 +28,7 @@ const BEARER_CHALLENGE = /(?:^|,)\s*bearer(?:\s|,|$)/i;
  */
 function refusesCredentials(error: TokenRequestRejectedError): boolean {
   if (CREDENTIALS_REFUSED.includes(error.error ?? '')) return true;
-  return error.status === 401 && !BEARER_CHALLENGE.test(error.response?.headers.get('www-authenticate') ?? '');
+  return error.status === 401 && !isServiceRefusal(error);
 }
 
 /**

@@ -56,6 +56,21 @@ export function isUnexplained(refusal: Refusal): boolean {
   return PROTECTED.includes(refusal.status) && !refusal.error && !refusal.error_description;
 }
 
+/** A `WWW-Authenticate` header with a Bearer challenge among its challenges (RFC 6750 §3). */
+const BEARER_CHALLENGE = /(?:^|,)\s*bearer(?:\s|,|$)/i;
+
+/**
+ * Whether a refusal is a service's: a 401 that asks for a Bearer token (`WWW-Authenticate: Bearer`), as a protected
+ * resource does and a token endpoint has no reason to. SLICER_AUTH_URL then names a service, whatever the body says.
+ *
+ * @param refusal the refusal's status and, when kept, its answer
+ * @returns true for a service's refusal
+ */
+export function isServiceRefusal(refusal: { readonly status: number; readonly response?: Response | undefined }): boolean {
+  // Stryker disable next-line StringLiteral: without the header, any text but a Bearer challenge reads the same
+  return refusal.status === 401 && BEARER_CHALLENGE.test(refusal.response?.headers.get('www-authenticate') ?? '');
+}
+
 /** The OAuth `error` and `error_description` of an answer (RFC 6749 §5.2), redacted; empty when it has none. */
 export async function oauthFields(response: Response, secrets: readonly (string | Secret)[]) {
   let json: unknown;
@@ -85,6 +100,9 @@ function refused(where: string, response: Response, oauth: ReturnType<typeof oau
   const hint = isMisaddressed(refusal)
     ? "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
       '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)'
+    : isServiceRefusal({ status: response.status, response })
+    ? "; the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's " +
+      "base address, not a service's"
     : isUnexplained(refusal)
     ? '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the authorization ' +
       "service's base address, not a service's or a proxy's"

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
-import { processGrantResponse } from './grant_response.ts';
+import { isServiceRefusal, processGrantResponse } from './grant_response.ts';
 
 const SCOPE = 'service_id=slicer';
 const WHERE = `Cannot get a token for scope "${SCOPE}"`;
@@ -107,6 +107,27 @@ describe('processGrantResponse', () => {
     }
     const client = await failure(json({ error: 'invalid_client' }, 401));
     assert.equal(client.message, `${WHERE}: the token endpoint answered 401 invalid_client`, 'an OAuth error explains itself');
+  });
+
+  test("a 401 that asks for a Bearer token is a service's: it names SLICER_AUTH_URL alone, whatever the body says", async () => {
+    const hint = "; the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's " +
+      "base address, not a service's";
+    for (const challenge of ['Bearer realm="slicer", error="invalid_token"', 'bearer', 'Basic realm="gateway", Bearer realm="api"']) {
+      const headers = { 'content-type': 'application/json', 'www-authenticate': challenge };
+      const bare = await failure(answer('{"status":"access_error"}', { status: 401, headers }));
+      assert.equal(bare.message, `${WHERE}: the token endpoint answered 401${hint}`, challenge);
+      const oauth = await failure(answer('{"error":"invalid_token"}', { status: 401, headers }));
+      assert.equal(oauth.message, `${WHERE}: the token endpoint answered 401 invalid_token${hint}`, challenge);
+    }
+    const unexplained = '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the ' +
+      "authorization service's base address, not a service's or a proxy's";
+    for (const challenge of ['Basic realm="bearer"', 'Bearerish', 'Negotiate']) {
+      const error = await failure(answer('{}', { status: 401, headers: { 'www-authenticate': challenge } }));
+      assert.equal(error.message, `${WHERE}: the token endpoint answered 401${unexplained}`, challenge);
+    }
+    const forbidden = await failure(answer('{}', { status: 403, headers: { 'www-authenticate': 'Bearer' } }));
+    assert.equal(forbidden.message, `${WHERE}: the token endpoint answered 403${unexplained}`, 'a 403 asks for nothing');
+    assert.equal(isServiceRefusal({ status: 401 }), false, 'a refusal whose answer was not kept asks for nothing');
   });
 
   test('a 404, 405 or 410 without OAuth fields says that nothing takes token requests there, naming SLICER_AUTH_URL', async () => {

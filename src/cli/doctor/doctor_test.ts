@@ -183,8 +183,8 @@ describe('slicer-auth doctor', () => {
         "an auth URL that is the slicing service's",
         () => ({ SLICER_AUTH_URL: h.sandbox.env.SLICER_BASE_URL, SLICER_PREDICT_SERVICE_ID: undefined }),
         'token request (slicer)',
-        /answered 401; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL/,
-        /fix: check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is the authorization service's base address \(not a service's or a proxy's\); after several/,
+        /answered 401; the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's/,
+        /fix: correct SLICER_AUTH_URL: the authorization service's base address, not a service's \(SLICER_BASE_URL, SLICER_PREDICT_BASE_URL or another\)$/,
       ],
       [
         'an auth URL that is the token endpoint itself',

@@ -6,7 +6,7 @@
 import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
-import { isMisaddressed, isServiceIdAlone, isUnexplained, processGrantResponse } from '../../grant_response.ts';
+import { isMisaddressed, isServiceIdAlone, isServiceRefusal, isUnexplained, processGrantResponse } from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { networkCause, networkFix, sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
@@ -99,6 +99,9 @@ async function tokenRequest(config: Config, service: Service, scope: string) {
         ? `${service.id.env} is not a service this authorization service knows: correct it`
         : refusal && isMisaddressed(refusal)
         ? "correct SLICER_AUTH_URL: the authorization service's base address, to which /oauth2/token/ is appended"
+        : refusal && isServiceRefusal(refusal)
+        ? "correct SLICER_AUTH_URL: the authorization service's base address, not a service's (SLICER_BASE_URL, " +
+          'SLICER_PREDICT_BASE_URL or another)'
         : refusal && isUnexplained(refusal)
         ? "check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is the authorization service's base address " +
           `(not a service's or a proxy's); ${LOCKED}`
