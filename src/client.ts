@@ -136,7 +136,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
 
   function tokens(credentials: Credentials): TokenCache {
     if (cache) return cache;
-    store = selectStore({
+    const configured = selectStore({
       store: options.store,
       storeUrl: config.storeUrl,
       storeKey: config.storeKey,
@@ -145,8 +145,8 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     });
     // With no store configured, the clients of this process with these credentials and clock share their tokens and
     // pauses. A token one of them holds in memory is theirs alike: it needs no confirming.
-    const share = store ? undefined : processShare(credentials, clock);
-    store ??= share?.store;
+    const share = configured ? undefined : processShare(credentials, clock);
+    store = configured ?? share?.store;
     const source = pauseAfterFailure(
       createTokenSource({
         ...credentials,

@@ -35,8 +35,8 @@ const shares = new WeakMap<Clock, Map<string, ProcessShare>>();
 export function processShare(credentials: Credentials, clock: Clock): ProcessShare {
   const id = createHash('sha256').update(JSON.stringify([credentials.authUrl, credentials.username, credentials.password.reveal()]))
     .digest('hex');
-  const ofClock = shares.get(clock) ?? new Map<string, ProcessShare>();
-  shares.set(clock, ofClock);
+  let ofClock = shares.get(clock);
+  if (!ofClock) shares.set(clock, ofClock = new Map());
   let share = ofClock.get(id);
   if (!share) {
     share = { store: { ...createMemoryStore(() => clock.wallNow()), kind: 'memory' }, failures: new Map() };
