@@ -14,6 +14,7 @@ import { SERVICES } from '../../services.ts';
 import { authServiceChecks } from './auth_service_checks.ts';
 import { type Check, type DoctorContext, type DoctorOptions, type DoctorScope, fail, type Outcome, type Status } from './check.ts';
 import { configurationCheck } from './config_check.ts';
+import { envFileCheck } from './env_file_check.ts';
 import { permanentCheck } from './permanent_check.ts';
 import { runtimeCheck } from './runtime_check.ts';
 import { serviceCheck } from './service_check.ts';
@@ -42,6 +43,7 @@ function doctorChecks(scopes: readonly DoctorScope[]): readonly Check[] {
   return [
     runtimeCheck,
     configurationCheck,
+    envFileCheck,
     ...authServiceChecks,
     ...services.map(tokenRequestCheck),
     ...services.map(serviceCheck),

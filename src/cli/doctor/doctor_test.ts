@@ -417,6 +417,32 @@ describe('slicer-auth doctor', () => {
     assert.equal(line(sealed, 'shared token store'), `✔ shared token store: ${where}; tokens sealed at rest (SLICER_STORE_KEY)`);
   });
 
+  test('an env file that holds the password: ! when group or others may read it, with the fix; ✔ once private', async () => {
+    const file = join(scratchDir('doctor-env-'), 'slicer.env');
+    writeFileSync(file, `SLICER_PASSWORD=${PASSWORD}\nSLICER_STORE_KEY=correct horse battery staple\n`);
+    chmodSync(file, 0o640);
+    const fromFile = { SLICER_ENV_FILE: file, SLICER_PASSWORD: undefined };
+    const open = await doctor(fromFile);
+    assert.equal(
+      line(open, 'env file'),
+      `! env file: ${file} holds SLICER_PASSWORD, SLICER_STORE_KEY, and group or others may read it (mode 640)\n` +
+        `    fix: chmod 600 ${file}`,
+    );
+    assert.equal(open.code, 0, 'a warning fails nothing');
+    assert.equal(statSync(file).mode & 0o777, 0o640, 'the doctor only reads');
+    chmodSync(file, 0o600);
+    assert.equal(
+      line(await doctor(fromFile), 'env file'),
+      `✔ env file: ${file} holds SLICER_PASSWORD, SLICER_STORE_KEY; private to this user`,
+    );
+    writeFileSync(file, 'SLICER_PASSWORD=\n');
+    chmodSync(file, 0o644);
+    assert.ok(
+      !(await doctor()).out.includes('env file'),
+      'no line when the env file holds no secret: the password comes from the environment',
+    );
+  });
+
   test("the README's doctor sample is what the doctor prints now (npm run docs:samples)", async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const sample = await doctorSample(h.sandbox.env);
