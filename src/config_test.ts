@@ -88,6 +88,46 @@ describe('configuration', () => {
     assert.deepEqual(readEnv({ env: {}, envFile: false }), {});
   });
 
+  test('a value an env file ends at a "#" is read as dotenv reads it, with one warning naming the variable and the fix', (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const file = join(scratchDir('slicer-env-'), '.env');
+    writeFileSync(
+      file,
+      [
+        "SLICER_PASSWORD = Pa'55#word-never-shown",
+        'SLICER_USERNAME=bot # the CI account#1',
+        'SLICER_SERVICE_ID="slicer#1"',
+        'export  SLICER_STATIC_TOKEN=#permanent-never-shown',
+        'SLICER_BASE_URL=https://slicer.example.com/api#',
+        '# SLICER_PREDICT_SERVICE_ID=a#b',
+        'SLICER_PREDICT_BASE_URL= # set it later',
+        "SLICER_CACHE_FILE= '/tmp/a#b.json'",
+      ].join('\n'),
+    );
+    const values = readEnv({ env: {}, envFile: file });
+    assert.deepEqual(Object.fromEntries(Object.entries(values).map(([key, found]) => [key, found?.value])), {
+      SLICER_BASE_URL: 'https://slicer.example.com/api',
+      SLICER_USERNAME: 'bot',
+      SLICER_PASSWORD: "Pa'55",
+      SLICER_SERVICE_ID: 'slicer#1',
+      SLICER_CACHE_FILE: '/tmp/a#b.json',
+    });
+    readEnv({ env: {}, envFile: file });
+    const cut = (key: string) =>
+      `[slicer-auth] ${file}: ${key} was read up to a "#", which starts a comment in an env file; ` +
+      `if the "#" and what follows belong to the value, quote it: ${key}="…"`;
+    assert.deepEqual(warn.mock.calls.map((call) => call.arguments[0]), [
+      cut('SLICER_BASE_URL'),
+      cut('SLICER_PASSWORD'),
+      cut('SLICER_STATIC_TOKEN'),
+    ], 'once per variable and file');
+    assert.ok(!JSON.stringify(warn.mock.calls).includes('never-shown'), 'no value is quoted');
+    const other = join(scratchDir('slicer-env-'), '.env');
+    writeFileSync(other, 'SLICER_PASSWORD=Pa55#word\n');
+    assert.equal(readEnv({ env: { SLICER_PASSWORD: 'from-environment' }, envFile: other }).SLICER_PASSWORD?.value, 'from-environment');
+    assert.equal(warn.mock.callCount(), 3, 'no warning for a value the environment sets');
+  });
+
   test('options override variables, and a bad client is never half-built', () => {
     const config = parseConfig(base, { serviceId: 'other', transport: 'post' });
     assert.equal(config.serviceId, 'other');

@@ -70,6 +70,21 @@ export function deprecated(former: string, current: string): void {
   console.warn(`[slicer-auth] ${former} is deprecated: rename it to ${current} (the old name is read until the next minor version)`);
 }
 
+/**
+ * Says once per process and file that a variable's value was read up to a "#", without the value.
+ *
+ * @param path the env file
+ * @param key the variable
+ */
+function cutWarning(path: string, key: string): void {
+  if (warned.has(`${path}\0${key}`)) return;
+  warned.add(`${path}\0${key}`);
+  console.warn(
+    `[slicer-auth] ${path}: ${key} was read up to a "#", which starts a comment in an env file; ` +
+      `if the "#" and what follows belong to the value, quote it: ${key}="…"`,
+  );
+}
+
 /** Stands for a variable the runtime refused to let us read (Deno without `--allow-env`, or with a list lacking it). */
 const DENIED = Symbol('denied');
 
@@ -105,27 +120,51 @@ export function isDenoRefusal(error: unknown): boolean {
   return name === 'NotCapable' || name === 'PermissionDenied';
 }
 
+/** An env file's variables, and those whose unquoted value a "#" ended ({@link cutAtHash}). */
+interface EnvFile {
+  readonly values: Record<string, string>;
+  readonly cut: ReadonlySet<string>;
+}
+
+/** No env file. */
+const NO_FILE: EnvFile = { values: {}, cut: new Set() };
+
+/**
+ * The variables whose unquoted value holds a "#" after no space: dotenv (as Node's `--env-file` and Bun) ends the
+ * value there, where a shell would not, so a password holding a "#" would be sent cut short.
+ *
+ * @param text an env file's text
+ * @returns their names
+ */
+function cutAtHash(text: string): Set<string> {
+  // A line that assigns an unquoted value whose first "#" comes first or right after a character that is no space.
+  const cutLine = /^\s*(?:export\s+)?([\w.-]+)\s*=(?!\s*['"`])(?:[^#]*[^#\s])?#/;
+  // Stryker disable next-line ArrayDeclaration: a name that no variable has is never asked for
+  return new Set(text.split(/\r?\n/).flatMap((line) => cutLine.exec(line)?.[1] ?? []));
+}
+
 /**
  * Reads an env file into a plain object.
  *
  * @param path the file
  * @param explicit whether the user named it (then it must be readable)
- * @returns the parsed variables; `{}` for a missing optional file
+ * @returns the parsed variables and those cut at a "#"; none for a missing optional file
  * @throws {ConfigError} `CONFIG_INVALID` when an explicit file is missing, or any existing file cannot be read
  */
-function readEnvFile(path: string, explicit = false): Record<string, string> {
+function readEnvFile(path: string, explicit = false): EnvFile {
   try {
-    return parse(readFileSync(path));
+    const text = readFileSync(path, 'utf8');
+    return { values: parse(text), cut: cutAtHash(text) };
   } catch (error) {
     const name = (error as { code?: unknown }).code ?? (error as Error).name;
-    if (!explicit && name === 'ENOENT') return {};
+    if (!explicit && name === 'ENOENT') return NO_FILE;
     if (!explicit && isDenoRefusal(error)) {
       // Deno without --allow-read: an optional .env is skipped, once, with the flag to add.
       if (!warned.has(path)) {
         warned.add(path);
         console.warn(`[slicer-auth] Skipping ${path}: no permission to read it (Deno: add --allow-read=${path})`);
       }
-      return {};
+      return NO_FILE;
     }
     throw new ConfigError([{ key: path, message: `cannot read this env file (${String(name)})` }], 'load the env file');
   }
@@ -153,12 +192,13 @@ export function readEnv<K extends string = EnvKey>(
   const fileKey = lookup(real, ENV_FILE_KEY);
   const named = options.envFile ?? ((fileKey === DENIED ? undefined : fileKey?.trim()) || undefined);
   const path = named === false ? undefined : named ?? '.env';
-  const file = path === undefined ? {} : readEnvFile(path, named !== undefined);
+  const file = path === undefined ? NO_FILE : readEnvFile(path, named !== undefined);
   const values: Partial<Record<K, Found>> = {};
   const find = (key: string): Found | undefined => {
     const own = lookup(real, key);
     if (own !== DENIED && own !== undefined && own.trim() !== '') return { value: own, source: { kind: 'environment' } };
-    const fromFile = file[key];
+    if (file.cut.has(key)) cutWarning(path as string, key);
+    const fromFile = file.values[key];
     if (fromFile !== undefined && fromFile.trim() !== '') return { value: fromFile, source: { kind: 'file', path: path as string } };
     return own === DENIED ? { value: '', source: { kind: 'denied' } } : undefined;
   };

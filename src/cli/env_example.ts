@@ -14,7 +14,8 @@ export function renderEnvExample(): string {
   const head = [
     '# Copy to .env and fill in (`npx slicer-auth init` writes it). Variables already set in the environment win over .env.',
     '# To try everything first on the embedded sandbox: `npx slicer-auth demo`, or `npx slicer-auth sandbox` with the',
-    '# lines it prints here (`npx slicer-auth init --sandbox` writes them). Generated from src/settings.ts.',
+    '# lines it prints here (`npx slicer-auth init --sandbox` writes them). Quote a value that holds a "#", as in',
+    '# SLICER_PASSWORD="pa#ss": unquoted, the "#" and what follows are a comment. Generated from src/settings.ts.',
   ];
   const lines = (settings: readonly Documented[]) => settings.flatMap((s) => ['', `# ${s.doc}`, `${s.env}=${s.example ?? ''}`]);
   const tools = ['', '', '# The contract suite, the sandbox and the browser (not client options):', ...lines(Object.values(TOOL_SETTINGS))];
