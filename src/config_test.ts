@@ -126,6 +126,12 @@ describe('configuration', () => {
     writeFileSync(other, 'SLICER_PASSWORD=Pa55#word\n');
     assert.equal(readEnv({ env: { SLICER_PASSWORD: 'from-environment' }, envFile: other }).SLICER_PASSWORD?.value, 'from-environment');
     assert.equal(warn.mock.callCount(), 3, 'no warning for a value the environment sets');
+    readEnv({ env: { SLICER_PASSWORD: 'Pa55' }, envFile: other });
+    assert.equal(
+      warn.mock.calls[3]?.arguments[0],
+      cut('SLICER_PASSWORD').replace(file, other),
+      'one for the value cut, loaded as Bun does',
+    );
   });
 
   test('options override variables, and a bad client is never half-built', () => {

@@ -196,9 +196,11 @@ export function readEnv<K extends string = EnvKey>(
   const values: Partial<Record<K, Found>> = {};
   const find = (key: string): Found | undefined => {
     const own = lookup(real, key);
-    if (own !== DENIED && own !== undefined && own.trim() !== '') return { value: own, source: { kind: 'environment' } };
-    if (file.cut.has(key)) cutWarning(path as string, key);
     const fromFile = file.values[key];
+    const set = own !== DENIED && own !== undefined && own.trim() !== '';
+    // The file's cut value is used: read from it, or loaded from it into the environment already (Bun does).
+    if (file.cut.has(key) && (!set || own === fromFile)) cutWarning(path as string, key);
+    if (set) return { value: own, source: { kind: 'environment' } };
     if (fromFile !== undefined && fromFile.trim() !== '') return { value: fromFile, source: { kind: 'file', path: path as string } };
     return own === DENIED ? { value: '', source: { kind: 'denied' } } : undefined;
   };
