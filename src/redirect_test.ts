@@ -3,7 +3,7 @@
  * from the answer before (never by sending the original again), for
  * `tokenFetch` and `authedFetch`, with the token ready and with one still to
  * fetch, bodiless and with a body, same-origin and cross-origin; and the rules
- * of each hop (method, body, HEAD, the hop limit, what counts as a redirect).
+ * of each hop (method, body, HEAD, the hop limit, what counts as a redirect, the caller's redirect mode).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -140,6 +140,19 @@ describe('the rules of a hop', () => {
       hits.length = 0;
       assert.equal((await send(TOKENS['a ready token']!(), 'same', { method: 'HEAD' })).status, 200);
       assert.deepEqual(hits, ['HEAD /r/same', 'HEAD /r/land']);
+    }
+  });
+  test("the caller's redirect mode is kept: 'manual' hands a same-origin redirect back, 'error' fails as fetch does", async () => {
+    for (const [name, send] of Object.entries(CLIENTS)) {
+      for (const [tokenState, client] of Object.entries(TOKENS)) {
+        const at = `${name} with ${tokenState}`;
+        hits.length = 0;
+        assert.equal((await send(client(), 'same', { redirect: 'manual' })).status, 302, at);
+        await assert.rejects(send(client(), 'temporary', { ...json, redirect: 'error' }), TypeError, at);
+        assert.equal((await send(client(), 'land', { redirect: 'error' })).json?.method, 'GET', `${at}: no redirect, no error`);
+        assert.equal((await send(client(), 'same', { redirect: 'follow' })).json?.method, 'GET', at);
+        assert.deepEqual(hits, ['GET /r/same', 'POST /r/temporary', 'GET /r/land', 'GET /r/same', 'GET /r/land'], at);
+      }
     }
   });
   test('an answer that is not a redirect is not followed, whatever its Location', async () => {

@@ -99,9 +99,10 @@ const MULTIPART = 'multipart/form-data';
 
 /**
  * A request whose body can be sent again: a `Request`'s method, headers,
- * body and signal (with the caller's extra fetch options), or a URL with its
- * options; a stream is read once. With the `post` transport a form-encoded
- * or multipart body is parsed, so that the wire can add the `token` field.
+ * body, signal and redirect mode (with the caller's extra fetch options), or
+ * a URL with its options; a stream is read once. With the `post` transport a
+ * form-encoded or multipart body is parsed, so that the wire can add the
+ * `token` field.
  */
 async function outgoing(input: string | Request, init: RequestInit | undefined, transport: TokenTransport): Promise<Outgoing> {
   // Stryker disable next-line ConditionalExpression,StringLiteral,BooleanLiteral,OptionalChaining,BlockStatement: a shortcut; as a Request it sends the same
@@ -118,7 +119,14 @@ async function outgoing(input: string | Request, init: RequestInit | undefined, 
   const request = typeof input === 'string' ? new Request(input, { ...init, duplex: 'half' } as RequestInit) : input;
   // Stryker disable next-line all: ky's extra fetch options (a dispatcher, say) are for its fetch; the tests' ky passes none
   const extras = typeof input === 'string' ? {} : init;
-  const base = { ...extras, method: request.method, headers: request.headers, signal: request.signal, body: null };
+  const base = {
+    ...extras,
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    redirect: request.redirect,
+    body: null,
+  };
   if (!request.body) return { url: request.url, init: base };
   // Stryker disable next-line StringLiteral: any content type but a form's leaves the body as it is
   const type = request.headers.get('content-type')?.toLowerCase() ?? '';

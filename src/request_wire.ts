@@ -41,7 +41,8 @@ export const MAX_REDIRECTS = 5;
 /**
  * The fetch options that carry the token: a `token` field in a form-encoded
  * or multipart body with the `post` transport, otherwise the header. The
- * given options are not changed; redirects are handed back (`manual`).
+ * given options are not changed; redirects are handed back (`manual`), or
+ * fail the request where the caller asked fetch to (`error`).
  *
  * @param init the request's options (its body replayable)
  * @param token the access token
@@ -50,10 +51,11 @@ export const MAX_REDIRECTS = 5;
  */
 export function withToken(init: Outgoing['init'], token: string, transport: TokenTransport): RequestInit {
   const body = init.body;
+  const redirect = init.redirect === 'error' ? 'error' : 'manual';
   if (transport === 'post' && body instanceof URLSearchParams) {
     const form = new URLSearchParams(body);
     form.set('token', token);
-    return { ...init, body: form, redirect: 'manual' };
+    return { ...init, body: form, redirect };
   }
   if (transport === 'post' && body instanceof FormData) {
     const form = new FormData();
@@ -61,11 +63,11 @@ export function withToken(init: Outgoing['init'], token: string, transport: Toke
     form.set('token', token);
     const headers = new Headers(init.headers);
     headers.delete('content-type'); // a new boundary comes with the new body
-    return { ...init, headers, body: form, redirect: 'manual' };
+    return { ...init, headers, body: form, redirect };
   }
   const headers = new Headers(init.headers);
   headers.set('authorization', `Bearer ${token}`);
-  return { ...init, headers, redirect: 'manual' };
+  return { ...init, headers, redirect };
 }
 
 /**
@@ -102,7 +104,8 @@ export function redirected(init: Outgoing['init'], status: number): Outgoing['in
 
 /**
  * Sends a request with its token, following redirects within its origin (at
- * most {@link MAX_REDIRECTS} hops), each hop sent once, from the answer before.
+ * most {@link MAX_REDIRECTS} hops), each hop sent once, from the answer before;
+ * with the caller's `redirect: 'manual'`, none is followed.
  *
  * @param request the request (its body replayable)
  * @param token the access token
@@ -116,7 +119,7 @@ export async function sendFollowing(request: Outgoing, token: string, wire: Wire
     // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,MethodExpression: the trusted prefix is a shortcut past a check it passed
     if (!wire.allowInsecureHttp && !(wire.trusted !== undefined && url.startsWith(wire.trusted))) assertSafeUrl(url, wire.urlKey);
     const response = await wire.fetch(url, withToken(init, token, wire.transport));
-    const next = hop < MAX_REDIRECTS ? sameOriginRedirect(url, response) : undefined;
+    const next = hop < MAX_REDIRECTS && init.redirect !== 'manual' ? sameOriginRedirect(url, response) : undefined;
     if (next === undefined) return response;
     await response.body?.cancel().catch(() => undefined);
     init = redirected(init, response.status);
