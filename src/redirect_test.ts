@@ -3,7 +3,8 @@
  * from the answer before (never by sending the original again), for
  * `tokenFetch` and `authedFetch`, with the token ready and with one still to
  * fetch, bodiless and with a body, same-origin and cross-origin; and the rules
- * of each hop (method, body, HEAD, the hop limit, what counts as a redirect, the caller's redirect mode).
+ * of each hop (method, body, HEAD, the hop limit, what counts as a redirect,
+ * the caller's redirect mode).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
