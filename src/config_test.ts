@@ -86,6 +86,26 @@ describe('configuration', () => {
       SLICER_USERNAME: { value: 'real-user', source: { kind: 'environment' } },
     });
     assert.deepEqual(readEnv({ env: {}, envFile: false }), {});
+    assert.deepEqual(
+      readEnv({ env: { SLICER_USERNAME: 'file-user' }, envFile: file }).SLICER_USERNAME,
+      { value: 'file-user', source: { kind: 'file', path: file } },
+      "the file's own value, loaded into the environment already (as Bun loads .env), is said to come from the file",
+    );
+  });
+
+  test('a blank value is unset, in the environment and in the file; a variable the runtime refuses to show reads as denied', () => {
+    const file = join(scratchDir('slicer-env-'), '.env');
+    writeFileSync(file, 'SLICER_USERNAME="  "\nSLICER_SERVICE_ID=from-file\n');
+    const refusing = new Proxy({ SLICER_SERVICE_ID: ' \t', SLICER_USERNAME: '  ' } as Record<string, string>, {
+      get(target, key) {
+        if (key === 'SLICER_PASSWORD') throw new Error('NotCapable: Requires env access to "SLICER_PASSWORD"');
+        return target[key as string];
+      },
+    });
+    assert.deepEqual(readEnv({ env: refusing, envFile: file }), {
+      SLICER_SERVICE_ID: { value: 'from-file', source: { kind: 'file', path: file } },
+      SLICER_PASSWORD: { value: '', source: { kind: 'denied' } },
+    });
   });
 
   test('a value an env file ends at a "#" is read as dotenv reads it, with one warning naming the variable and the fix', (t) => {

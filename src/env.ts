@@ -198,10 +198,11 @@ export function readEnv<K extends string = EnvKey>(
     const own = lookup(real, key);
     const fromFile = file.values[key];
     const set = own !== DENIED && own !== undefined && own.trim() !== '';
-    // The file's cut value is used: read from it, or loaded from it into the environment already (Bun does).
-    if (file.cut.has(key) && (!set || own === fromFile)) cutWarning(path as string, key);
+    // The file's value is used when read from it, or when loaded from it into the environment already (Bun does).
+    const fromFileUsed = set ? own === fromFile : fromFile !== undefined && fromFile.trim() !== '';
+    if (file.cut.has(key) && (!set || fromFileUsed)) cutWarning(path as string, key);
+    if (fromFileUsed) return { value: fromFile as string, source: { kind: 'file', path: path as string } };
     if (set) return { value: own, source: { kind: 'environment' } };
-    if (fromFile !== undefined && fromFile.trim() !== '') return { value: fromFile, source: { kind: 'file', path: path as string } };
     return own === DENIED ? { value: '', source: { kind: 'denied' } } : undefined;
   };
   for (const key of keys) {
