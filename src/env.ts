@@ -56,7 +56,15 @@ export function describeSource(source: Source): string {
   return source.kind === 'file' ? `file ${source.path}` : source.kind;
 }
 
+/** The warnings given so far: each is given once per process. */
 const warned = new Set<string>();
+
+/** Gives a warning, once per process. */
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.warn(`[slicer-auth] ${message}`);
+}
 
 /**
  * Says once per process that a variable or an option was renamed.
@@ -65,9 +73,7 @@ const warned = new Set<string>();
  * @param current the new one
  */
 export function deprecated(former: string, current: string): void {
-  if (warned.has(former)) return;
-  warned.add(former);
-  console.warn(`[slicer-auth] ${former} is deprecated: rename it to ${current} (the old name is read until the next minor version)`);
+  warnOnce(`${former} is deprecated: rename it to ${current} (the old name is read until the next minor version)`);
 }
 
 /**
@@ -77,10 +83,8 @@ export function deprecated(former: string, current: string): void {
  * @param key the variable
  */
 function cutWarning(path: string, key: string): void {
-  if (warned.has(`${path}\0${key}`)) return;
-  warned.add(`${path}\0${key}`);
-  console.warn(
-    `[slicer-auth] ${path}: ${key} was read up to a "#", which starts a comment in an env file; ` +
+  warnOnce(
+    `${path}: ${key} was read up to a "#", which starts a comment in an env file; ` +
       `if the "#" and what follows belong to the value, quote it: ${key}="…"`,
   );
 }
@@ -160,10 +164,7 @@ function readEnvFile(path: string, explicit = false): EnvFile {
     if (!explicit && name === 'ENOENT') return NO_FILE;
     if (!explicit && isDenoRefusal(error)) {
       // Deno without --allow-read: an optional .env is skipped, once, with the flag to add.
-      if (!warned.has(path)) {
-        warned.add(path);
-        console.warn(`[slicer-auth] Skipping ${path}: no permission to read it (Deno: add --allow-read=${path})`);
-      }
+      warnOnce(`Skipping ${path}: no permission to read it (Deno: add --allow-read=${path})`);
       return NO_FILE;
     }
     throw new ConfigError([{ key: path, message: `cannot read this env file (${String(name)})` }], 'load the env file');
