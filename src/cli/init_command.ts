@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createSandbox } from '../sandbox/mod.ts';
 import { renderEnvExample } from './env_example.ts';
 import { envLines } from './sandbox_command.ts';
-import { EXIT, type Io, UsageError } from './usage.ts';
+import { EXIT, type Io, numberFlag, UsageError } from './usage.ts';
 
 /** How to run the first script, on each runtime. */
 const RUN_FIRST_CALL = 'npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts)';
@@ -68,7 +68,7 @@ try {
  */
 export async function initCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: INIT_OPTIONS, strict: true });
-  const port = Number(values.port ?? 8787);
+  const port = values.port === undefined ? 8787 : numberFlag(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
   if (values.port !== undefined && !values.sandbox) throw new UsageError('--port goes with --sandbox');
   const files = {

@@ -6,7 +6,7 @@ import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox, UI_VARIANTS, type UiVariant } from '../sandbox/mod.ts';
 import { SETTINGS } from '../settings.ts';
-import { EXIT, type Io, UsageError } from './usage.ts';
+import { EXIT, type Io, numberFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const SANDBOX_HELP = `Usage: slicer-auth sandbox [--port N] [--test-mode [--ui-variant N]]
@@ -70,9 +70,9 @@ export async function sandboxCommand(args: string[], io: Io): Promise<number> {
     options: SANDBOX_OPTIONS,
     strict: true,
   });
-  const port = Number(values.port ?? 8787);
+  const port = values.port === undefined ? 8787 : numberFlag(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
-  const uiVariant = Number(values['ui-variant'] ?? 0);
+  const uiVariant = values['ui-variant'] === undefined ? 0 : numberFlag(values['ui-variant']);
   if (!Number.isInteger(uiVariant) || !UI_VARIANTS[uiVariant]) {
     throw new UsageError(`--ui-variant takes 0 to ${UI_VARIANTS.length - 1}, got "${values['ui-variant']}"`);
   }

@@ -3,7 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
-import { clientContext, type Io, scopeFlag, UsageError } from './usage.ts';
+import { clientContext, type Io, numberFlag, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const TOKEN_HELP = `Usage: slicer-auth token [--scope slicer|predict|service_id=<id>] [--json] [--min-validity SECONDS]
@@ -39,7 +39,7 @@ export async function tokenCommand(args: string[], io: Io): Promise<number> {
     options: TOKEN_OPTIONS,
     strict: true,
   });
-  const minValidity = values['min-validity'] === undefined ? undefined : Number(values['min-validity']);
+  const minValidity = values['min-validity'] === undefined ? undefined : numberFlag(values['min-validity'], true);
   if (minValidity !== undefined && !(minValidity >= 0)) throw new UsageError('--min-validity takes a number of seconds');
   const info = await createAuthClient(clientContext(io)).getTokenInfo(scopeFlag(values.scope), { minValidity });
   io.out(values.json ? JSON.stringify(info) : info.token);

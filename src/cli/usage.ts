@@ -52,6 +52,19 @@ export function clientContext(io: Io): { env: Io['env']; logger: { warn(message:
 }
 
 /**
+ * A flag's number, written in decimal digits, with a fractional part where `fraction` allows one. Any other text is
+ * `NaN`, which the caller's range check refuses: `Number` would read an empty value or a space as 0 and take hex or
+ * exponents (`--port=` would pick a random port).
+ *
+ * @param value what was given
+ * @param fraction whether digits after a point are allowed
+ * @returns the number, or `NaN`
+ */
+export function numberFlag(value: string, fraction = false): number {
+  return (fraction ? /^\d+(\.\d+)?$/ : /^\d+$/).test(value) ? Number(value) : Number.NaN;
+}
+
+/**
  * A `--scope` value: a service's name or `service_id=<id>`.
  *
  * @param value what was given
