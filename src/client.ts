@@ -14,7 +14,7 @@ import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import { pauseAfterFailure } from './grant_pause.ts';
 import { processShare } from './process_share.ts';
-import { redact } from './redact.ts';
+import { printedWithoutToken, redact } from './redact.ts';
 import { createRequestEngine } from './request_engine.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
 import { DEFAULT_SERVICE, scopeKind } from './services.ts';
@@ -179,24 +179,24 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   async function infoFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<TokenInfo> {
     open('getToken');
     if (target.permanentToken) {
-      return {
+      return printedWithoutToken<TokenInfo>({
         token: target.permanentToken.reveal(),
         scope: target.scope,
         expiresAt: undefined,
         obtainedAt: undefined,
         source: 'permanent',
-      };
+      });
     }
     // resolveScope guarantees credentials when no permanent token covers the scope.
     const held = await tokens(target.credentials as Credentials).get(target.scope, getOptions);
     const wall = (monotonic: number) => new Date(clock.wallNow() + (monotonic - clock.now()));
-    return {
+    return printedWithoutToken<TokenInfo>({
       token: held.grant.token,
       scope: target.scope,
       expiresAt: wall(held.grant.expiresAt),
       obtainedAt: wall(held.obtainedAt),
       source: held.origin,
-    };
+    });
   }
 
   function tokenFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<string> {

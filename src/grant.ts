@@ -28,9 +28,9 @@ export interface Grant {
   readonly source?: Exclude<TokenOrigin, 'permanent'> | undefined;
 }
 
-/** What `getTokenInfo` tells of a token. */
+/** What `getTokenInfo` tells of a token. Printed or given to `JSON.stringify`, it shows its token as `[redacted]`. */
 export interface TokenInfo {
-  /** The access token. */
+  /** The access token (read it here: printing the whole object hides it). */
   readonly token: string;
   /** The scope string sent to the token endpoint, `service_id=<id>`. */
   readonly scope: string;

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
@@ -188,7 +189,7 @@ describe('OpenTelemetry (installed here as a dev dependency)', () => {
 });
 
 describe('getTokenInfo', () => {
-  test('says where each token came from: request, memory, the shared file, the permanent token; with its times', async () => {
+  test('says where each token came from: request, memory, the shared file, the permanent token; with its times; printed without the token', async () => {
     const file = join(scratchDir('info-'), 'tokens.json');
     const first = h.client({ cacheFile: file });
     const requested = await first.getTokenInfo('slicer');
@@ -207,6 +208,12 @@ describe('getTokenInfo', () => {
       obtainedAt: undefined,
       source: 'permanent',
     });
+    for (const info of [requested, second, permanent]) {
+      const printed = `${inspect(info, { showHidden: true, depth: 5 })} ${JSON.stringify(info)}`;
+      assert.ok(!printed.includes(info.token), `printed without its token (${info.source})`);
+      assert.match(printed, /^\{\n {2}token: '\[redacted\]',\n {2}scope: '.*\{"token":"\[redacted\]","scope":/s);
+      assert.equal({ ...info }.token, info.token, 'a spread copy holds the token');
+    }
   });
 });
 

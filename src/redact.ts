@@ -46,6 +46,22 @@ export class Secret {
   }
 }
 
+/**
+ * An object that holds a token in its `token` field, printed without it: `util.inspect` (so `console.log`) and
+ * `JSON.stringify` show `token: '[redacted]'`, in Node, Deno and Bun. Reading `info.token`, or spreading the object,
+ * gives the value.
+ *
+ * @param fields the object's fields, the token among them
+ * @returns a copy of them that prints its token as `[redacted]`
+ */
+export function printedWithoutToken<T extends { readonly token: string }>(fields: T): T {
+  const shown = () => ({ ...fields, token: HIDDEN });
+  return Object.defineProperties({ ...fields }, {
+    toJSON: { value: shown },
+    [Symbol.for('nodejs.util.inspect.custom')]: { value: shown },
+  });
+}
+
 /** The forms a secret can take in free text: as is, URL-encoded (both ways), base64 and base64url. */
 function forms(value: string): Set<string> {
   const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(value)));

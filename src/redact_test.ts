@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
-import { redact, sanitizeCause, Secret } from './redact.ts';
+import { printedWithoutToken, redact, sanitizeCause, Secret } from './redact.ts';
 
 describe('Secret', () => {
   test('prints as [redacted] every way a value is turned into text, and reveals the value only when asked', () => {
@@ -17,6 +17,18 @@ describe('Secret', () => {
     assert.equal(inspect(secret), '[redacted]');
     assert.equal(inspect({ secret }, { showHidden: true, depth: 5 }), '{ secret: [redacted] }');
     assert.equal(secret.reveal(), 'hunter2');
+  });
+});
+
+describe('printedWithoutToken', () => {
+  test('inspect and JSON show the token as [redacted] and the other fields as they are; reading or spreading gives it', () => {
+    const info = printedWithoutToken({ token: 'tok-7f3a', scope: 'service_id=s', expiresAt: new Date(0) });
+    assert.equal(inspect(info), "{\n  token: '[redacted]',\n  scope: 'service_id=s',\n  expiresAt: 1970-01-01T00:00:00.000Z\n}");
+    assert.equal(inspect({ info }, { showHidden: true, depth: 5 }), inspect({ info: { ...info, token: '[redacted]' } }));
+    assert.equal(JSON.stringify({ info }), '{"info":{"token":"[redacted]","scope":"service_id=s","expiresAt":"1970-01-01T00:00:00.000Z"}}');
+    assert.equal(info.token, 'tok-7f3a');
+    assert.deepEqual(Object.keys(info), ['token', 'scope', 'expiresAt']);
+    assert.equal(JSON.stringify({ ...info }), '{"token":"tok-7f3a","scope":"service_id=s","expiresAt":"1970-01-01T00:00:00.000Z"}');
   });
 });
 

@@ -264,6 +264,8 @@ describe('CLI: token and call against the sandbox', () => {
     assert.equal(answer.status, 200);
     const json = JSON.parse((await cli(['token', '--scope', 'predict', '--json'])).out) as Record<string, string>;
     assert.deepEqual(Object.keys(json), ['token', 'scope', 'expiresAt', 'obtainedAt', 'source']);
+    const predict = await fetch(`${h.sandbox.env.SLICER_PREDICT_BASE_URL}/x`, { headers: { authorization: `Bearer ${json.token}` } });
+    assert.equal(predict.status, 200, 'the token --json prints works');
     assert.equal(json.scope, `service_id=${h.sandbox.env.SLICER_PREDICT_SERVICE_ID}`);
     assert.equal(json.source, 'request');
     const lifetime = Date.parse(json.expiresAt as string) - Date.parse(json.obtainedAt as string);

@@ -42,6 +42,6 @@ export async function tokenCommand(args: string[], io: Io): Promise<number> {
   const minValidity = values['min-validity'] === undefined ? undefined : numberFlag(values['min-validity'], true);
   if (minValidity !== undefined && !(minValidity >= 0)) throw new UsageError('--min-validity takes a number of seconds');
   const info = await createAuthClient(clientContext(io)).getTokenInfo(scopeFlag(values.scope), { minValidity });
-  io.out(values.json ? JSON.stringify(info) : info.token);
+  io.out(values.json ? JSON.stringify({ ...info }) : info.token); // the spread copy prints its token, as asked
   return 0;
 }
