@@ -151,23 +151,25 @@ function cutAtHash(text: string): Set<string> {
  * Reads an env file into a plain object.
  *
  * @param path the file
- * @param explicit whether the user named it (then it must be readable)
+ * @param namedBy what named it, `SLICER_ENV_FILE` or the `envFile` option (then it must be readable); none for `.env`
  * @returns the parsed variables and those cut at a "#"; none for a missing optional file
- * @throws {ConfigError} `CONFIG_INVALID` when an explicit file is missing, or any existing file cannot be read
+ * @throws {ConfigError} `CONFIG_INVALID` when a named file is missing, or any existing file cannot be read, naming
+ *   what named it
  */
-function readEnvFile(path: string, explicit = false): EnvFile {
+function readEnvFile(path: string, namedBy?: string): EnvFile {
   try {
     const text = readFileSync(path, 'utf8');
     return { values: parse(text), cut: cutAtHash(text) };
   } catch (error) {
     const name = (error as { code?: unknown }).code ?? (error as Error).name;
-    if (!explicit && name === 'ENOENT') return NO_FILE;
-    if (!explicit && isDenoRefusal(error)) {
+    if (namedBy === undefined && name === 'ENOENT') return NO_FILE;
+    if (namedBy === undefined && isDenoRefusal(error)) {
       // Deno without --allow-read: an optional .env is skipped, once, with the flag to add.
       warnOnce(`Skipping ${path}: no permission to read it (Deno: add --allow-read=${path})`);
       return NO_FILE;
     }
-    throw new ConfigError([{ key: path, message: `cannot read this env file (${String(name)})` }], 'load the env file');
+    const by = namedBy === undefined ? '' : `, named by ${namedBy}`;
+    throw new ConfigError([{ key: path, message: `cannot read this env file (${String(name)})${by}` }], 'load the env file');
   }
 }
 
@@ -193,7 +195,8 @@ export function readEnv<K extends string = EnvKey>(
   const fileKey = lookup(real, ENV_FILE_KEY);
   const named = options.envFile ?? ((fileKey === DENIED ? undefined : fileKey?.trim()) || undefined);
   const path = named === false ? undefined : named ?? '.env';
-  const file = path === undefined ? NO_FILE : readEnvFile(path, named !== undefined);
+  const namedBy = named === undefined ? undefined : options.envFile === undefined ? ENV_FILE_KEY : 'the envFile option';
+  const file = path === undefined ? NO_FILE : readEnvFile(path, namedBy);
   const values: Partial<Record<K, Found>> = {};
   const find = (key: string): Found | undefined => {
     const own = lookup(real, key);

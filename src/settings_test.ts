@@ -237,7 +237,14 @@ describe('one configuration error lists everything (no rounds)', () => {
   });
 
   test('an explicit env file that cannot be read is an error; the default .env is optional', () => {
-    assert.throws(() => readEnv({ env: {}, envFile: '/nonexistent/slicer.env' }), /cannot read this env file \(ENOENT\)/);
-    assert.throws(() => readEnv({ env: {}, envFile: tmpdir() }), /cannot read this env file \(EISDIR\)/);
+    assert.throws(
+      () => readEnv({ env: {}, envFile: '/nonexistent/slicer.env' }),
+      /^ConfigError: .*\n {2}- \/nonexistent\/slicer\.env: cannot read this env file \(ENOENT\), named by the envFile option$/,
+    );
+    assert.throws(() => readEnv({ env: {}, envFile: tmpdir() }), /cannot read this env file \(EISDIR\), named by the envFile option/);
+    assert.throws(
+      () => readEnv({ env: { SLICER_ENV_FILE: ' /nonexistent/ci.env ' } }),
+      /- \/nonexistent\/ci\.env: cannot read this env file \(ENOENT\), named by SLICER_ENV_FILE$/,
+    );
   });
 });
