@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, mock, test } from 'node:test';
@@ -246,5 +246,18 @@ describe('one configuration error lists everything (no rounds)', () => {
       () => readEnv({ env: { SLICER_ENV_FILE: ' /nonexistent/ci.env ' } }),
       /- \/nonexistent\/ci\.env: cannot read this env file \(ENOENT\), named by SLICER_ENV_FILE$/,
     );
+    // The default: .env in the current folder. Missing, it is nothing; unreadable, it is named alone.
+    const home = process.cwd();
+    process.chdir(scratchDir('default-env-'));
+    try {
+      assert.deepEqual(readEnv({ env: { SLICER_USERNAME: 'ci' } }), { SLICER_USERNAME: { value: 'ci', source: { kind: 'environment' } } });
+      mkdirSync('.env');
+      assert.throws(
+        () => readEnv({ env: {} }),
+        /^ConfigError: Cannot load the env file: .*\n {2}- \.env: cannot read this env file \(EISDIR\)$/,
+      );
+    } finally {
+      process.chdir(home);
+    }
   });
 });
