@@ -142,7 +142,7 @@ describe('CLI: init', () => {
     assert.match(env, /npx slicer-auth sandbox --port 9911/);
     assert.match(
       run.out,
-      /Next: "npx slicer-auth sandbox --port 9911" in another terminal, then npx tsx first-call\.mts \(or: bun first-call\.mts, deno run -A first-call\.mts\)\./,
+      /Next: "npx slicer-auth sandbox --port 9911" in another terminal, then cd \S+, then npx tsx first-call\.mts \(or: bun first-call\.mts, deno run -A first-call\.mts\)\./,
     );
     assert.equal(statSync(join(dir, '.env')).mode & 0o777, 0o600);
     assert.match(
@@ -163,11 +163,32 @@ describe('CLI: init', () => {
     assert.match((await cli(['init', '--port', '1'])).err, /--port goes with --sandbox/);
   });
 
-  test('init --dir makes a missing folder; one that cannot be made is named, with nothing written', async () => {
+  test('init --dir makes a missing folder, and says to go there to run the first script; one that cannot be made is named, with nothing written', async () => {
     const root = scratchDir('cli-init-dir-');
     const made = await cli(['init', '--sandbox', '--dir', join(root, 'new', 'project')]);
     assert.equal(made.code, 0, made.err);
     assert.match(readFileSync(join(root, 'new', 'project', '.env'), 'utf8'), /^SLICER_AUTH_URL=http:\/\/127\.0\.0\.1:8787$/m);
+    const next = (run: { out: string }) => /^Next: .*$/m.exec(run.out)?.[0];
+    assert.equal(
+      next(made),
+      `Next: "npx slicer-auth sandbox" in another terminal, then cd ${
+        join(root, 'new', 'project')
+      }, then npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts).`,
+    );
+    const quoted = await cli(['init', '--dir', join(root, "it's mine")]);
+    assert.match(next(quoted) ?? '', new RegExp(`, then cd '${root}/it'\\\\''s mine', then npx tsx first-call\\.mts `));
+    const home = process.cwd();
+    process.chdir(join(root, 'new'));
+    try {
+      const here = await cli(['init', '--sandbox', '--dir', '.']);
+      assert.equal(here.code, 0, here.err);
+      assert.equal(
+        next(here),
+        'Next: "npx slicer-auth sandbox" in another terminal, then npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts).',
+      );
+    } finally {
+      process.chdir(home);
+    }
     writeFileSync(join(root, 'file'), 'not a folder');
     const refused = await cli(['init', '--dir', join(root, 'file', 'project')]);
     assert.deepEqual([refused.code, refused.out], [1, '']);

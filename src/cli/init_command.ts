@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../sandbox/mod.ts';
 import { renderEnvExample } from './env_example.ts';
@@ -99,12 +99,25 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   }
   const gitignore = ignoreEnvInGit(dir);
   if (gitignore) io.out(`added .env to ${gitignore}, so that git does not take the password it will hold`);
+  // The first script reads the .env of the folder it runs in: from another folder, it first goes to the new one.
+  const run = resolve(dir) === resolve('.') ? RUN_FIRST_CALL : `cd ${shellWord(dir)}, then ${RUN_FIRST_CALL}`;
   io.out(
     values.sandbox
-      ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then ${RUN_FIRST_CALL}.`
-      : `Next: fill in .env (the URLs, your user and password, the service ids), then ${RUN_FIRST_CALL}.`,
+      ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then ${run}.`
+      : `Next: fill in .env (the URLs, your user and password, the service ids), then ${run}.`,
   );
   return EXIT.OK;
+}
+
+/**
+ * A path as a POSIX shell reads it as one word: as it is when it holds only characters no shell treats specially,
+ * else in single quotes.
+ *
+ * @param path the path
+ * @returns the word
+ */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
 
 /**
