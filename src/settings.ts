@@ -37,7 +37,7 @@ export interface Setting<S extends v.GenericSchema = v.GenericSchema, O = string
   readonly defaults: string;
   /** Whether the value is a secret (never shown, only its length). */
   readonly secret?: boolean;
-  /** The value `.env.example` shows, if any. */
+  /** The value `.env.example` shows, if any: a default written out, never a placeholder address (kept in `doc`). */
   readonly example?: string;
   /** Former names of the variable, still read (with a one-line deprecation warning) until the next minor version. */
   readonly formerly?: string;
@@ -64,16 +64,14 @@ export const SETTINGS = {
     option: optionOf<string | URL>(),
     defaults: 'needed unless permanent tokens cover every scope used',
     schema: v.optional(authUrl),
-    doc: 'Base address of the authorization service (token endpoint: {SLICER_AUTH_URL}/oauth2/token/).',
-    example: 'https://auth.example.com',
+    doc: 'Base address of the authorization service, such as https://auth.example.com (token endpoint: {SLICER_AUTH_URL}/oauth2/token/).',
   }),
   baseUrl: setting({
     env: 'SLICER_BASE_URL',
     option: optionOf<string | URL>(),
     defaults: 'needed for relative paths',
     schema: v.optional(httpUrl),
-    doc: 'Base address of the slicing service; relative authedFetch paths resolve against it.',
-    example: 'https://slicer.example.com/api',
+    doc: 'Base address of the slicing service, such as https://slicer.example.com/api; relative authedFetch paths resolve against it.',
   }),
   predictBaseUrl: setting({
     env: 'SLICER_PREDICT_BASE_URL',

@@ -160,6 +160,16 @@ describe('CLI: init', () => {
       /^# Base address of the authorization service[\s\S]*^SLICER_PASSWORD=$/m,
       'placeholders, no value',
     );
+    // Filled in but for the addresses: they are missing, not an example host the password would be sent to.
+    const forgotten = await cli(['token'], {
+      SLICER_AUTH_URL: undefined,
+      SLICER_BASE_URL: undefined,
+      SLICER_PREDICT_BASE_URL: undefined,
+      SLICER_ENV_FILE: join(dir, '.env'),
+    });
+    assert.equal(forgotten.code, 3, forgotten.err);
+    assert.match(forgotten.err, /^ {2}- SLICER_AUTH_URL: missing\b/m);
+    assert.doesNotMatch(forgotten.err, /auth\.example\.com/);
     assert.match((await cli(['init', '--port', '1'])).err, /--port goes with --sandbox/);
   });
 
