@@ -16,7 +16,7 @@ import type { ScopeInput } from './services.ts';
 export interface AuthedFetchOptions extends Options {
   /**
    * Which service, and so which token and base URL.
-   * @default "slicer"
+   * @default the service an absolute URL goes to (its base URL, else its origin); "slicer" for a relative path
    */
   scope?: ScopeInput | undefined;
 }
@@ -113,6 +113,19 @@ function guardedRetry(retry: Options['retry']): RetryOptions {
   return { ...asked, shouldRetry: (state) => (isAuthError(state.error) ? false : asked.shouldRetry?.(state)) };
 }
 
+/**
+ * The URL of a call that is not resolved here, as ky makes it: under an absolute `prefixUrl` for a string, else the
+ * input's own.
+ *
+ * @param input the call's input
+ * @param prefix its absolute `prefixUrl`, if any
+ * @returns the URL
+ */
+function absoluteUrl(input: Input, prefix: Options['prefixUrl']): string {
+  if (input instanceof Request) return input.url;
+  return prefix && typeof input === 'string' ? `${String(prefix).replace(/\/*$/, '/')}${input}` : String(input);
+}
+
 /** The retry options of a call that sets none: made once. */
 const DEFAULT_RETRY = guardedRetry(undefined);
 
@@ -149,7 +162,12 @@ export function createAuthedFetch(engine: RequestEngine, open: (call: string) =>
     // An absolute prefixUrl is ky's to apply (the token then goes by origin); a relative one goes under the base URL.
     const absolutePrefix = prefix !== undefined && prefix !== '' && !isRelative(prefix);
     const relative = isRelative(input) && !absolutePrefix;
-    const lane = engine.lane(callOptions?.scope ?? defaults?.options.scope, relative);
+    // Without a scope, an absolute URL's is that of the service it goes to, as for tokenFetch.
+    const lane = engine.lane(
+      callOptions?.scope ?? defaults?.options.scope,
+      relative,
+      relative ? undefined : absoluteUrl(input, absolutePrefix ? prefix : undefined),
+    );
     // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call. (The lane's
     // scope has a base URL: resolveScope checked it for a relative path.)
     const url = relative

@@ -118,6 +118,14 @@ const ROWS: Row[] = [
     expect: success({ service: 'predict', path: '/predict/forecast' }),
   },
   {
+    name: "the predict scope, by the URL: an absolute URL without a scope gets its service's token",
+    call: () => ({ url: `${h.sandbox.env.SLICER_PREDICT_BASE_URL}/forecast` }),
+    expect: (outcome) => {
+      success({ service: 'predict', path: '/predict/forecast', token_kind: 'temporary' })(outcome);
+      assert.deepEqual([h.issued(), h.issued(h.sandbox.env.SLICER_PREDICT_SERVICE_ID)], [0, 1], 'no slicing token asked');
+    },
+  },
+  {
     name: 'a 401 drops the token and the request goes once more with a fresh one, a form body included',
     options: () => ({ transport: 'post' }),
     before: async (client) => {
@@ -189,6 +197,27 @@ for (const [name, send] of Object.entries(CLIENTS) as [keyof typeof CLIENTS, (ty
     });
   });
 }
+
+describe('authedFetch only', () => {
+  test("without a scope, a Request's URL, a URL object and an absolute prefixUrl tell the scope too", async () => {
+    const client = h.client();
+    const predict = h.sandbox.env.SLICER_PREDICT_BASE_URL;
+    const fromRequest = await client.authedFetch(new Request(`${predict}/forecast`)).json<{ service: string }>();
+    const fromPrefix = await client.authedFetch.extend({ prefixUrl: predict })('forecast').json<{ service: string }>();
+    // A URL object, as ky takes it: its own, the prefixUrl left aside.
+    const underSlicer = client.authedFetch.extend({ prefixUrl: h.sandbox.env.SLICER_BASE_URL });
+    const fromUrl = await underSlicer(new URL(`${predict}/forecast`)).json<{ service: string; path: string }>();
+    const relative = await client.authedFetch('jobs').json<{ service: string }>();
+    assert.deepEqual([fromRequest.service, fromPrefix.service, fromUrl.service, relative.service], [
+      'predict',
+      'predict',
+      'predict',
+      'slicer',
+    ]);
+    assert.equal(fromUrl.path, '/predict/forecast');
+    assert.deepEqual([h.issued(), h.issued(h.sandbox.env.SLICER_PREDICT_SERVICE_ID)], [1, 1]);
+  });
+});
 
 describe('tokenFetch only', () => {
   test("the scope is the service whose base URL the URL is under; the platform's fetch signature and Response", async () => {

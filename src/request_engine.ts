@@ -31,7 +31,7 @@ import type { FetchLike } from './fetch.ts';
 import { Pause } from './grant_pause.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, type ReplayableBody, sendFollowing, type Wire } from './request_wire.ts';
-import { resolveScope, type ScopeTarget } from './scope_target.ts';
+import { resolveScope, scopeByUrl, type ScopeTarget } from './scope_target.ts';
 import { DEFAULT_SERVICE, type ScopeInput, SERVICES } from './services.ts';
 import { isSafeUrl, mayReceiveToken } from './url_policy.ts';
 
@@ -88,10 +88,11 @@ export interface RequestEngine {
   /** The platform's fetch with the token. */
   readonly tokenFetch: TokenFetch;
   /**
-   * The lane of a scope and URL kind.
+   * The lane of a scope and URL kind; without a scope, the scope of the absolute `url` ({@link scopeByUrl}), else the
+   * default service's.
    * @throws {ConfigError} `CONFIG_INVALID` when the scope lacks a setting it needs
    */
-  lane(scope: ScopeInput | undefined, relative: boolean): Lane;
+  lane(scope: ScopeInput | undefined, relative: boolean, url?: string): Lane;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -149,24 +150,14 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
   const lanes = { absolute: new Map<string, Lane>(), relative: new Map<string, Lane>() };
   /** By scope: the pause after fresh tokens refused (401), in which a 401 ends a request at once. */
   const refusals = new Map<string, Pause>();
-  /** The configured services, longest base URL first, each with the prefix of the URLs under it. */
-  const services = SERVICES.flatMap((service) => {
-    const base = config[service.baseUrl.option];
-    return base ? [{ name: service.name, base, under: `${base}/`, origin: new URL(base).origin }] : [];
-  }).sort((a, b) => b.base.length - a.base.length);
+  /** The scope of an absolute URL called without one. */
+  const scopeOf = scopeByUrl(config);
 
-  /** The scope a URL belongs to: the service whose base URL it is under (the longest), else whose origin it has. */
-  function scopeOf(url: string): ScopeInput {
-    for (const service of services) if (url.startsWith(service.under) || url === service.base) return service.name;
-    const origin = URL.canParse(url) ? new URL(url).origin : undefined;
-    return services.find((service) => service.origin === origin)?.name ?? DEFAULT_SERVICE.name;
-  }
-
-  function lane(scope: ScopeInput | undefined, relative: boolean): Lane {
+  function lane(scope: ScopeInput | undefined, relative: boolean, url?: string): Lane {
     const kind = relative ? lanes.relative : lanes.absolute;
-    const key = scope ?? DEFAULT_SERVICE.name;
+    const key = scope ?? (url === undefined ? DEFAULT_SERVICE.name : scopeOf(url));
     let found = kind.get(key);
-    if (!found) kind.set(key, found = makeLane(resolveScope(config, scope, relative)));
+    if (!found) kind.set(key, found = makeLane(resolveScope(config, key, relative)));
     return found;
   }
 
@@ -190,8 +181,8 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     function untouched(input: string | Request, init: RequestInit | undefined): Promise<Response> {
       // Stryker disable next-line OptionalChaining: a string comes with its options object (tokenFetch passes the rest of its own)
       const request = typeof input === 'string' ? { url: input, method: init?.method?.toUpperCase() ?? 'GET' } : input;
-      const origin = URL.canParse(request.url) ? new URL(request.url).origin : request.url;
-      if (!warned.has(origin)) {
+      const origin = URL.canParse(request.url) ? new URL(request.url).origin : undefined; // else fetch fails on it, unsent
+      if (origin !== undefined && !warned.has(origin)) {
         warned.add(origin);
         options.warn(options.redact(
           `Sent ${request.method} ${origin} without the token of scope "${target.scope}": a token goes only to the origin of ` +
@@ -279,7 +270,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       return relative.standard(`${relative.target.baseUrl as string}/${stripSlashes(input)}`, rest);
     }
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const absolute = lane(scope ?? scopeOf(url), false);
+    const absolute = lane(scope, false, url);
     // A Request with options is the Request those options make, as fetch reads it.
     if (input instanceof Request) return absolute.standard(init ? new Request(input, rest) : input);
     return absolute.standard(url, rest);

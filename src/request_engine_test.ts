@@ -54,7 +54,7 @@ const withoutPredictBase = () => {
 };
 
 describe('the scope of a URL', () => {
-  test('the service whose base URL it is under, the longest first; the base URL itself; else the service of its origin', async () => {
+  test('the service whose base URL it is under, the longest first, dot segments resolved; the base URL itself; else the first service of its origin', async () => {
     const events: AuthEvent[] = [];
     const c = client({ predictBaseUrl: `${service.origin}/api/predict`, onEvent: (e) => events.push(e) });
     const scopes = async (url: string) => {
@@ -67,6 +67,13 @@ describe('the scope of a URL', () => {
     assert.equal(await scopes(`${service.origin}/api/predict/run`), predict, 'under the longer base URL');
     assert.equal(await scopes(`${service.origin}/api/jobs`), slicer);
     assert.equal(await scopes(`${service.origin}/api/predict`), predict, 'the base URL itself');
+    // The URL sent, its dot segments resolved as fetch resolves them (also written %2e, or after a backslash).
+    assert.equal(await scopes(`${service.origin}/api/predict/../jobs`), slicer, 'resolved: under the slicing base URL');
+    assert.equal(await scopes(`${service.origin}/api/jobs/%2E%2e/predict/run`), predict, 'resolved: under the longer one');
+    assert.equal(await scopes(`${service.origin}/api/predict\\..\\x`), slicer, 'a backslash is a slash in an http URL');
+    assert.deepEqual(seen.slice(-3).map((s) => s.path), ['/api/jobs', '/api/predict/run', '/api/x']);
+    // Under neither base URL, on the origin both share: the default service, not the one with the longer base URL.
+    assert.equal(await scopes(`${service.origin}/elsewhere`), slicer, 'an origin both share: the default service');
     const other = client({ predictBaseUrl: `${h.sandbox.env.SLICER_PREDICT_BASE_URL}`, onEvent: (e) => events.push(e) });
     events.length = 0;
     await other.tokenFetch(`${new URL(h.sandbox.env.SLICER_PREDICT_BASE_URL).origin}/elsewhere`);
@@ -79,6 +86,18 @@ describe('the scope of a URL', () => {
     await listed.tokenFetch(`${third}/x`);
     assert.equal(events.find((e) => e.type === 'token.request')?.scope, slicer, 'an origin of no service: the default service');
     assert.match(seen.at(-1)?.authorization ?? '', /^Bearer /);
+  });
+
+  test('an absolute URL that does not parse fails as fetch fails on it: no token requested, nothing sent, no warning', async () => {
+    const warnings: string[] = [];
+    const c = client({ logger: { warn: (message) => warnings.push(message) } });
+    for (const url of ['http://exa mple.com/x', `${service.origin}:1/api/./x`, 'http://[bad/../x', 'http://h:99999/%2e%2e/x']) {
+      const plain = await fetch(url).then(() => 'sent', (e: Error) => `${e.name}: ${e.message}`);
+      const ours = await c.tokenFetch(url).then(() => 'sent', (e: Error) => `${e.name}: ${e.message}`);
+      assert.equal(ours, plain, url);
+      assert.match(ours, /^TypeError: /, url);
+    }
+    assert.deepEqual([seen.length, h.issued(), warnings], [0, 0, []]);
   });
 
   test('an absolute URL with a scope whose base URL is not set is sent (the base URL is needed for relative paths only)', async () => {

@@ -4,7 +4,7 @@
  */
 import { type Config, type Credentials, requireSettings } from './config.ts';
 import type { Secret } from './redact.ts';
-import { DEFAULT_SERVICE, type ScopeInput, scopeKind, serviceIdOf } from './services.ts';
+import { DEFAULT_SERVICE, type ScopeInput, scopeKind, serviceIdOf, SERVICES } from './services.ts';
 import type { EnvKey } from './settings.ts';
 import { tokenOrigins } from './url_policy.ts';
 
@@ -51,5 +51,28 @@ export function resolveScope(config: Config, input: ScopeInput | string = DEFAUL
     permanentTokenKey: service.staticToken.env,
     baseUrlKey: service.baseUrl.env,
     origins: tokenOrigins(baseUrl, config.allowedOrigins),
+  };
+}
+
+/**
+ * How a client tells the scope of an absolute URL: the service whose base URL it is under (the longest), else the first
+ * of the table (the default first) whose origin it has, else the default service. Dot segments and backslashes are
+ * resolved first, as fetch resolves them, so that the scope is the one of the URL sent (`/api/predict/../jobs` is
+ * `/api/jobs`).
+ *
+ * @param config the client's configuration
+ * @returns the scope of a URL
+ */
+export function scopeByUrl(config: Config): (url: string) => ScopeInput {
+  const configured = SERVICES.flatMap((service) => {
+    const base = config[service.baseUrl.option];
+    return base ? [{ name: service.name, base, under: `${base}/`, origin: new URL(base).origin }] : [];
+  });
+  const longestFirst = [...configured].sort((a, b) => b.base.length - a.base.length);
+  return (given) => {
+    const url = /\/\.|%2e|\\/i.test(given) && URL.canParse(given) ? new URL(given).href : given;
+    for (const service of longestFirst) if (url.startsWith(service.under) || url === service.base) return service.name;
+    const origin = URL.canParse(url) ? new URL(url).origin : undefined;
+    return configured.find((service) => service.origin === origin)?.name ?? DEFAULT_SERVICE.name;
   };
 }
