@@ -40,7 +40,7 @@ export const LAYERS: readonly Layer[] = [
     name: 'config',
     files: /^src\/(config|scope_target)\.ts$/,
     shown: '`src/{config,scope_target}.ts`',
-    holds: 'validated `Config` with provenance; a scope resolved to its base URL, token and allowed origins',
+    holds: 'validated `Config` with provenance; a scope resolved to its base URL, token and allowed origins; the scope of an absolute URL',
   },
   {
     name: 'stores and token source',

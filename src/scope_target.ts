@@ -1,6 +1,7 @@
 /**
  * Resolves a caller's scope against a client's configuration into a
- * {@link ScopeTarget}: the scope string, base URL and token source to use.
+ * {@link ScopeTarget}: the scope string, base URL and token source to use;
+ * and tells the scope of an absolute URL called without one.
  */
 import { type Config, type Credentials, requireSettings } from './config.ts';
 import type { Secret } from './redact.ts';
