@@ -627,6 +627,20 @@ test('CLI: sandbox prints the .env lines and stops cleanly on SIGTERM', async ()
   assert.match(out, /Sandbox stopped/);
 });
 
+test('demo against a configured service names its address and only reads: a GET of each base URL, any answer but a 401', async () => {
+  const missing = await listen(() => Response.json({ detail: 'Not found.' }, { status: 404 }));
+  try {
+    const run = await cli(['demo'], { SLICER_BASE_URL: `${missing.origin}/api` });
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.out, new RegExp(`^Using the configured service at ${h.sandbox.env.SLICER_AUTH_URL.replaceAll('.', '\\.')}$`, 'm'));
+    assert.match(run.out, new RegExp(`^ {2}✓ GET ${missing.origin.replaceAll('.', '\\.')}/api/ → 404: the token was not refused$`, 'm'));
+    assert.match(run.out, /^ {2}✓ GET http:\/\/127\.0\.0\.1:\d+\/predict\/ → 200: the token was not refused$/m);
+    assert.doesNotMatch(run.out, /POST|transport →/, 'nothing posted to a service of its own');
+  } finally {
+    await missing.close();
+  }
+});
+
 test('npm start (demo) runs end to end against the embedded sandbox with no configuration, and exits', async () => {
   const run = await runTs(['src/cli.ts', 'demo'], { PATH: process.env.PATH, HOME: process.env.HOME }, 60_000);
   assert.equal(run.code, 0, run.err);

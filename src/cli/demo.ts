@@ -2,7 +2,8 @@
  * `npm start`: the zero-configuration demo. Without `SLICER_AUTH_URL` it
  * starts the sandbox in-process; then it gets tokens for both scopes, calls
  * both services with both transports, shows a refresh before expiry (sandbox
- * clock), uses a permanent token, prints what happened, and exits.
+ * clock), uses a permanent token, prints what happened, and exits. Against a
+ * configured service it only reads: a GET of each base URL.
  */
 import { systemClock } from '../clock.ts';
 import { createHash } from 'node:crypto';
@@ -38,7 +39,7 @@ export async function demo(io: Io): Promise<number> {
     io.out(`No SLICER_AUTH_URL configured: started the embedded sandbox at ${sandbox.env.SLICER_AUTH_URL}`);
     Object.assign(options, { env: sandbox.env, envFile: false });
   } else {
-    io.out(`Using the configured service at ${configured.SLICER_AUTH_URL ?? '(permanent tokens only)'}`);
+    io.out(`Using the configured service at ${configured.SLICER_AUTH_URL?.value ?? '(permanent tokens only)'}`);
   }
   try {
     const client = createAuthClient(options);
@@ -51,13 +52,21 @@ export async function demo(io: Io): Promise<number> {
     const predictConfigured = Boolean(sandbox ?? configured.SLICER_PREDICT_SERVICE_ID);
     if (predictConfigured) step(`predict token ${fingerprint(await client.getToken('predict'))}`);
 
-    io.out('\n2. Authenticated calls, both transports');
-    for (const [label, c] of [['header', client], ['post', post]] as const) {
-      const viaSlicer = await c.authedFetch.post('demo', { body: new URLSearchParams({ demo: '1' }) }).json<Echo>();
-      step(`${label} transport → ${viaSlicer.service}: ${viaSlicer.status} (token sent as ${viaSlicer.token_via})`);
-      if (predictConfigured && (sandbox ?? configured.SLICER_PREDICT_BASE_URL)) {
-        const viaPredict = await c.authedFetch.post('demo', { scope: 'predict', body: new URLSearchParams({ demo: '1' }) }).json<Echo>();
-        step(`${label} transport → ${viaPredict.service}: ${viaPredict.status} (token sent as ${viaPredict.token_via})`);
+    if (sandbox) {
+      io.out('\n2. Authenticated calls, both transports');
+      for (const [label, c] of [['header', client], ['post', post]] as const) {
+        for (const scope of ['slicer', 'predict'] as const) {
+          const echo = await c.authedFetch.post('demo', { scope, body: new URLSearchParams({ demo: '1' }) }).json<Echo>();
+          step(`${label} transport → ${echo.service}: ${echo.status} (token sent as ${echo.token_via})`);
+        }
+      }
+    } else {
+      // A service of one's own: a GET of each base URL, which changes nothing there. Any answer but a 401 (which fails
+      // the demo, as UNAUTHORIZED) means the token was taken.
+      io.out('\n2. Authenticated calls: a GET of each base URL');
+      for (const scope of predictConfigured && configured.SLICER_PREDICT_BASE_URL ? ['slicer', 'predict'] as const : ['slicer'] as const) {
+        const answer = await client.authedFetch('', { scope, throwHttpErrors: false, retry: 0 });
+        step(`GET ${client.baseUrl(scope)}/ → ${answer.status}: the token was not refused`);
       }
     }
 
