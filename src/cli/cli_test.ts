@@ -442,6 +442,16 @@ describe('CLI: token and call against the sandbox', () => {
 });
 
 describe('CLI: permanent tokens through the web UI', () => {
+  test('a saved browser state that cannot be read is a configuration error naming the variable, before any browser', async () => {
+    const run = await cli(['permanent', 'list'], { SLICER_UI_STORAGE_STATE: '/nonexistent/state.json' });
+    assert.deepEqual([run.code, run.out], [3, '']);
+    assert.match(
+      run.err,
+      /^Cannot use the saved browser state: .*\n {2}- SLICER_UI_STORAGE_STATE: cannot read \/nonexistent\/state\.json \(ENOENT\): save the browser's logged-in state there .*, or unset it to log in with the password \[CONFIG_INVALID\]\n$/,
+    );
+    assert.doesNotMatch(run.err, /Chromium/, 'no browser started');
+  });
+
   test('create prints the value once; list shows it; revoke by name and by prefix', async () => {
     const stamp = Date.now();
     const created = await cli(['permanent', 'create', '--name', `cli-${stamp}-a`, '--scope', 'slicer']);
