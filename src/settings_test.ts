@@ -126,6 +126,23 @@ describe('tool settings', () => {
       },
     );
   });
+
+  test('a saved browser login is taken when this process can read it, and named with the reason when it cannot', () => {
+    const dir = scratchDir('slicer-state-');
+    const state = join(dir, 'state.json');
+    writeFileSync(state, '{"cookies":[],"origins":[]}');
+    const read = (path: string) => readToolSettings({ env: { SLICER_UI_STORAGE_STATE: path }, envFile: false }).uiStorageState;
+    assert.equal(read(` ${state} `), state);
+    for (const [path, why] of [[join(dir, 'missing.json'), 'ENOENT'], [dir, 'not a file']] as const) {
+      assert.throws(() => read(path), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.issues.map((issue) => [issue.key, issue.message.split(':')[0]]), [
+          ['SLICER_UI_STORAGE_STATE', `cannot read ${path} (${why})`],
+        ]);
+        return true;
+      });
+    }
+  });
 });
 
 describe('redaction follows the table', () => {

@@ -5,6 +5,7 @@
  * default, doc), read the same way (environment, then `.env`), documented by
  * the same generator; they are not client options.
  */
+import { accessSync, constants, statSync } from 'node:fs';
 import * as v from 'valibot';
 import { describeSource, readEnv, type ReadEnvOptions } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
@@ -65,7 +66,18 @@ export const TOOL_SETTINGS = {
   uiStorageState: setting({
     env: 'SLICER_UI_STORAGE_STATE',
     defaults: 'a login by the suite',
-    schema: v.optional(text),
+    schema: v.optional(v.pipe(
+      text,
+      v.rawCheck(({ dataset, addIssue }) => {
+        const why = dataset.typed ? unreadable(dataset.value) : undefined;
+        if (why) {
+          addIssue({
+            message: `cannot read ${dataset.value} (${why}): save the browser's logged-in state there (Playwright's storageState), ` +
+              'or unset it to log in with the password',
+          });
+        }
+      }),
+    )),
     doc: 'A saved browser login (Playwright storage state) for the UI, e.g. after single sign-on; used as it is.',
   }),
   chromiumPath: setting({
@@ -90,6 +102,23 @@ export const TOOL_SETTINGS = {
     doc: "Comma-separated contract violations the suite's own tests turn on in the sandbox.",
   }),
 } as const;
+
+/**
+ * Why a file cannot be read, asked without opening it: its error code (ENOENT, EACCES), or that it is not a file.
+ *
+ * @param path the file
+ * @returns the reason, or undefined when it is a file this process may read
+ */
+function unreadable(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) return 'not a file';
+    accessSync(path, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code ?? 'unreadable';
+  }
+}
 
 /** A name of {@link TOOL_SETTINGS}. */
 export type ToolSettingName = keyof typeof TOOL_SETTINGS;

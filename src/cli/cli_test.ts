@@ -443,13 +443,23 @@ describe('CLI: token and call against the sandbox', () => {
 
 describe('CLI: permanent tokens through the web UI', () => {
   test('a saved browser state that cannot be read is a configuration error naming the variable, before any browser', async () => {
-    const run = await cli(['permanent', 'list'], { SLICER_UI_STORAGE_STATE: '/nonexistent/state.json' });
-    assert.deepEqual([run.code, run.out], [3, '']);
-    assert.match(
-      run.err,
-      /^Cannot use the saved browser state: .*\n {2}- SLICER_UI_STORAGE_STATE: cannot read \/nonexistent\/state\.json \(ENOENT\): save the browser's logged-in state there .*, or unset it to log in with the password \[CONFIG_INVALID\]\n$/,
-    );
-    assert.doesNotMatch(run.err, /Chromium/, 'no browser started');
+    const folder = scratchDir('slicer-state-');
+    const cases = [
+      [['permanent', 'list'], '/nonexistent/state.json', 'ENOENT'],
+      [['contract', '--target', 'sandbox'], '/nonexistent/state.json', 'ENOENT'],
+      [['permanent', 'list'], folder, 'not a file'],
+    ] as const;
+    for (const [args, state, why] of cases) {
+      const run = await cli([...args], { SLICER_UI_STORAGE_STATE: state });
+      assert.deepEqual([run.code, run.out], [3, ''], args.join(' '));
+      assert.equal(
+        run.err,
+        'Cannot read the tool settings: fix these settings (environment, .env or client options):\n' +
+          `  - SLICER_UI_STORAGE_STATE: cannot read ${state} (${why}): save the browser's logged-in state there ` +
+          "(Playwright's storageState), or unset it to log in with the password (from environment) [CONFIG_INVALID]\n",
+        args.join(' '),
+      );
+    }
   });
 
   test('create prints the value once; list shows it; revoke by name and by prefix', async () => {

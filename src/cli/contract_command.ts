@@ -99,19 +99,20 @@ function playwrightCli(): string | undefined {
  */
 export async function contractCommand(args: string[], io: Io): Promise<number> {
   const options = split(args);
-  const target = options.target ?? readToolSettings().contractTarget;
-  if (target !== 'sandbox' && target !== 'live') throw new UsageError(`--target takes sandbox or live, got "${target}"`);
+  if (options.target !== undefined && options.target !== 'sandbox' && options.target !== 'live') {
+    throw new UsageError(`--target takes sandbox or live, got "${options.target}"`);
+  }
   const env: Record<string, string | undefined> = {
-    ...process.env,
-    SLICER_CONTRACT_TARGET: target,
+    ...(io.env ?? process.env),
+    ...(options.target ? { SLICER_CONTRACT_TARGET: options.target } : {}),
     ...(options.slow ? { SLICER_CONTRACT_SLOW: '1' } : {}),
     ...(options.strict ? { SLICER_CONTRACT_STRICT: '1' } : {}),
     ...(options.runId ? { SLICER_CONTRACT_RUN_ID: options.runId } : {}),
   };
   // Checked here, with the run's own variables, so a bad run id or a live target's missing settings stop it before Playwright.
   const sources = { env, envFile: env.SLICER_ENV_FILE?.trim() || undefined };
-  readToolSettings(sources);
-  if (target === 'live') liveConfig(sources);
+  env.SLICER_CONTRACT_TARGET = readToolSettings(sources).contractTarget; // the suite runs the target named here, .env's included
+  if (env.SLICER_CONTRACT_TARGET === 'live') liveConfig(sources);
   const cli = playwrightCli();
   if (!cli) {
     io.err(

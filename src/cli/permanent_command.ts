@@ -5,10 +5,8 @@
  * Playwright is loaded only when this command runs.
  */
 import { systemClock } from '../clock.ts';
-import { accessSync, constants } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseConfig, requireSettings } from '../config.ts';
-import { ConfigError } from '../errors.ts';
 import { serviceIdOf } from '../services.ts';
 import { readEnv } from '../env.ts';
 import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS, RUN_TOKEN_NAME } from '../auth_ui/run_tokens.ts';
@@ -90,16 +88,7 @@ export async function permanentCommand(args: string[], io: Io): Promise<number> 
     if (scope === 'slicer' || scope === 'predict') requireSettings(config, { scope }, `use --scope ${scope}`);
     return id;
   });
-  const storageState = readToolSettings({ env: io.env }).uiStorageState;
-  if (storageState) {
-    try {
-      accessSync(storageState, constants.R_OK);
-    } catch (error) {
-      const why = `cannot read ${storageState} (${(error as { code?: string }).code})`;
-      const fix = "save the browser's logged-in state there (Playwright's storageState), or unset it to log in with the password";
-      throw new ConfigError([{ key: 'SLICER_UI_STORAGE_STATE', message: `${why}: ${fix}` }], 'use the saved browser state');
-    }
-  }
+  const storageState = readToolSettings({ env: io.env }).uiStorageState; // checked readable: no browser starts otherwise
   const login = config.username && config.password ? { username: config.username, password: config.password.reveal() } : undefined;
 
   const [{ chromium }, { chromiumLaunchOptions }, { TokensPage }] = await Promise.all([
