@@ -164,6 +164,12 @@ try {
     await check('npx tsx script.ts', node, ['npx', 'tsx', 'script.ts'], /consumer ok slicer/);
     await check('npx slicer-auth token (the bin runs the built CLI)', node, ['npx', 'slicer-auth', 'token'], /^[\w-]{20,}$/m);
     await check(
+      'npx slicer-auth --help names the installed .env.example, which is there',
+      node,
+      ['sh', '-c', 'npx slicer-auth --help && test -f node_modules/slicer-auth/.env.example && echo found'],
+      /\(node_modules\/slicer-auth\/\.env\.example describes each\)\.\n[\s\S]*^found$/m,
+    );
+    await check(
       'npx slicer-auth permanent list without Playwright names the install command',
       node,
       ['sh', '-c', 'npx slicer-auth permanent list; test $? -eq 1'],

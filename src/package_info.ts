@@ -3,7 +3,8 @@
  * runs: the sources of a clone, or the built `dist/` of an installed package.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
@@ -26,4 +27,15 @@ export function packageRoot(): string {
 /** @returns this package's version, e.g. `0.3.0` */
 export function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Where this package's `.env.example` (every setting with its meaning) is, as a user in `cwd` would name it:
+ * `node_modules/slicer-auth/.env.example` in a project that installed it, `.env.example` in a clone.
+ *
+ * @param cwd the folder the path is relative to
+ * @returns the path
+ */
+export function envExampleFile(cwd = process.cwd()): string {
+  return relative(cwd, join(packageRoot(), '.env.example'));
 }

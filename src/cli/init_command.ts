@@ -45,7 +45,7 @@ export const INIT_OPTIONS = {
 
 /** The first script: a token and one call, closing the client so that the process exits. */
 const FIRST_CALL = `// A first call with slicer-auth. Run it with: ${RUN_FIRST_CALL}
-// Settings come from the environment, then .env (see .env.example or run "npx slicer-auth init").
+// Settings come from the environment, then .env (node_modules/slicer-auth/.env.example describes each).
 import { createAuthClient } from 'slicer-auth';
 
 const client = createAuthClient();

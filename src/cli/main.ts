@@ -3,15 +3,16 @@
  */
 import { ErrorCode, isAuthError } from '../errors.ts';
 import { closest } from '../closest.ts';
-import { packageVersion } from '../package_info.ts';
+import { envExampleFile, packageVersion } from '../package_info.ts';
 import { scopeKind } from '../services.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
 import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
-/** Top-level help. */
-const HELP = `Usage: slicer-auth <command> [options]
+/** Top-level help, naming `.env.example` as this user finds it (in the installed package). */
+const help = () =>
+  `Usage: slicer-auth <command> [options]
 
 Commands:
   init        write .env (your settings, or the sandbox's) and a first script, first-call.mts
@@ -26,7 +27,7 @@ Commands:
   demo        the npm start demo: the module end to end (against the sandbox when nothing is configured)
 
 Run "slicer-auth <command> --help" for a command's options, "slicer-auth --version" for the version.
-Configuration: SLICER_* variables in the environment or .env (see .env.example).
+Configuration: SLICER_* variables in the environment or .env (${envExampleFile()} describes each).
 
 Exit codes: 0 success, 1 refused or failed, 2 usage error, 3 configuration error.`;
 
@@ -70,13 +71,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return EXIT.OK;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.out(HELP);
+    io.out(help());
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
   const command = COMMANDS[name];
   if (!command) {
     const suggestion = closest(name, Object.keys(COMMANDS));
-    io.err(`Unknown command "${name}"${suggestion ? `: did you mean "${suggestion}"?` : '.'}\n\n${HELP}`);
+    io.err(`Unknown command "${name}"${suggestion ? `: did you mean "${suggestion}"?` : '.'}\n\n${help()}`);
     return EXIT.USAGE;
   }
   if (args.includes('--help') || args.includes('-h')) {

@@ -2,6 +2,7 @@
 import { type Config, parseConfig, requireSettings } from '../../config.ts';
 import { deniedFlag, describeSource, readEnv } from '../../env.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
+import { envExampleFile } from '../../package_info.ts';
 import { type SettingName, SETTINGS } from '../../settings.ts';
 import { FIRST_RUN_FIX, nothingConfigured } from '../first_run.ts';
 import { type Check, fail, ok } from './check.ts';
@@ -29,7 +30,7 @@ export const configurationCheck: Check = {
           ? 'use an https SLICER_AUTH_URL, or set SLICER_ALLOW_INSECURE_HTTP=1 if you accept the risk'
           : denied
           ? `let the runtime read the environment: run Deno with --allow-env, or ${denied}`
-          : 'set or correct the variables listed, in the environment or .env (see .env.example)',
+          : `set or correct the variables listed, in the environment or .env (${envExampleFile()} describes each)`,
       );
     }
   },

@@ -191,7 +191,7 @@ describe('slicer-auth doctor', () => {
         () => ({ SLICER_AUTH_URL: `${h.sandbox.env.SLICER_AUTH_URL}/oauth2/token/` }),
         'configuration',
         /SLICER_AUTH_URL: expected the base address of the authorization service, without \/oauth2\/token\/ \(the client appends it\)/,
-        /fix: set or correct the variables listed/,
+        /fix: set or correct the variables listed, in the environment or \.env \(\.env\.example describes each\)$/,
       ],
       [
         'plain http to a non-loopback name',
