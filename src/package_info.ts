@@ -30,12 +30,11 @@ export function packageVersion(): string {
 }
 
 /**
- * Where this package's `.env.example` (every setting with its meaning) is, as a user in `cwd` would name it:
+ * Where this package's `.env.example` (every setting with its meaning) is, from the working folder:
  * `node_modules/slicer-auth/.env.example` in a project that installed it, `.env.example` in a clone.
  *
- * @param cwd the folder the path is relative to
  * @returns the path
  */
-export function envExampleFile(cwd = process.cwd()): string {
-  return relative(cwd, join(packageRoot(), '.env.example'));
+export function envExampleFile(): string {
+  return relative(process.cwd(), join(packageRoot(), '.env.example'));
 }
