@@ -5,6 +5,7 @@
  * second 401 is ky's error but fetch's Response), the row says so.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import type { AuthClient, AuthClientOptions } from './client.ts';
@@ -22,6 +23,10 @@ before(async () => {
   app.get('/svc/hop', (c) => c.redirect('/svc/land', 307));
   // Another origin (localhost is not 127.0.0.1) served by this same recording server: a followed redirect would show in `seen`.
   app.get('/svc/away', (c) => c.redirect(`${relay.origin.replace('127.0.0.1', 'localhost')}/stolen`, 302));
+  app.get(
+    '/svc/said',
+    (c) => c.text(`referer ${c.req.header('referer') ?? 'none'}, authorization ${c.req.header('authorization') ?? 'none'}`),
+  );
   app.all('*', (c) => {
     seen.push({ path: c.req.path, authorization: c.req.header('authorization') ?? null });
     return c.json({ path: c.req.path });
@@ -197,6 +202,26 @@ for (const [name, send] of Object.entries(CLIENTS) as [keyof typeof CLIENTS, (ty
     });
   });
 }
+
+describe("both: fetch's own options", () => {
+  test("a Request's and the options' integrity and referrer are kept as fetch keeps them: the answer checked, the Referer sent", async () => {
+    const url = `${relay.origin}/svc/said`;
+    const referrer = { referrer: `${relay.origin}/page`, referrerPolicy: 'unsafe-url' } as const;
+    const hash = (body: string) => `sha256-${createHash('sha256').update(body).digest('base64')}`;
+    const client = h.client({ baseUrl: `${relay.origin}/svc`, staticToken: 'permanent-token', username: '', password: '' });
+    const ways: Record<string, (init: RequestInit) => Promise<Response>> = {
+      'plain fetch': (init) => fetch(new Request(url, init)),
+      'tokenFetch, a Request': (init) => client.tokenFetch(new Request(url, init)),
+      'tokenFetch, a URL and options': (init) => client.tokenFetch(url, init),
+      'authedFetch, a URL and options': (init) => client.authedFetch(url, { ...init, retry: 0 }),
+    };
+    for (const [way, send] of Object.entries(ways)) {
+      const said = `referer ${relay.origin}/page, authorization ${way === 'plain fetch' ? 'none' : 'Bearer permanent-token'}`;
+      assert.equal(await (await send({ ...referrer, integrity: hash(said) })).text(), said, way);
+      await assert.rejects(send({ ...referrer, integrity: hash('another answer') }), /fetch failed/, `${way}: an answer unlike its hash`);
+    }
+  });
+});
 
 describe('authedFetch only', () => {
   test("without a scope, a Request's URL, a URL object and an absolute prefixUrl tell the scope too", async () => {

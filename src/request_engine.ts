@@ -100,7 +100,7 @@ const MULTIPART = 'multipart/form-data';
 
 /**
  * A request whose body can be sent again: a `Request`'s method, headers,
- * body, signal and redirect mode (with the caller's extra fetch options), or
+ * body, signal and every other fetch option of its own (with the caller's extra fetch options), or
  * a URL with its options; a stream is read once. With the `post` transport a
  * form-encoded or multipart body is parsed, so that the wire can add the
  * `token` field.
@@ -126,6 +126,14 @@ async function outgoing(input: string | Request, init: RequestInit | undefined, 
     headers: request.headers,
     signal: request.signal,
     redirect: request.redirect,
+    // The rest of what fetch reads from a Request: Node checks the answer against `integrity` and sends the referrer.
+    cache: request.cache,
+    credentials: request.credentials,
+    integrity: request.integrity,
+    keepalive: request.keepalive,
+    mode: request.mode,
+    referrer: request.referrer,
+    referrerPolicy: request.referrerPolicy,
     body: null,
   };
   if (!request.body) return { url: request.url, init: base };
