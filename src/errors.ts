@@ -103,14 +103,14 @@ export class ConfigError extends AuthError {
 export class InsecureUrlError extends AuthError {
   /**
    * @param host the host the secret would have been sent to
-   * @param variable the setting naming that URL, e.g. `SLICER_AUTH_URL`
+   * @param variable the setting naming that URL, e.g. `SLICER_AUTH_URL`, or `SLICER_ALLOWED_ORIGINS` listing its origin
    */
   constructor(host: string, variable = 'SLICER_AUTH_URL') {
-    const what = variable === 'SLICER_AUTH_URL' ? 'the password' : 'an access token';
+    const fix = variable === 'SLICER_ALLOWED_ORIGINS' ? `list the origin with https in ${variable}` : `use an https ${variable}`;
     super(
       ErrorCode.INSECURE_AUTH_URL,
-      `Refusing to send ${what} over plain http to "${host}": use an https ${variable}, ` +
-        'or set SLICER_ALLOW_INSECURE_HTTP=1 (option allowInsecureHttp) if you accept the risk',
+      `Refusing to send ${variable === 'SLICER_AUTH_URL' ? 'the password' : 'an access token'} over plain http to "${host}": ` +
+        `${fix}, or set SLICER_ALLOW_INSECURE_HTTP=1 (option allowInsecureHttp) if you accept the risk`,
     );
   }
 }

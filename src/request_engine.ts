@@ -33,6 +33,7 @@ import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, type ReplayableBody, sendFollowing, type Wire } from './request_wire.ts';
 import { resolveScope, scopeByUrl, type ScopeTarget } from './scope_target.ts';
 import { DEFAULT_SERVICE, type ScopeInput, SERVICES } from './services.ts';
+import { SETTINGS } from './settings.ts';
 import { isSafeUrl, mayReceiveToken } from './url_policy.ts';
 
 /** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
@@ -171,12 +172,13 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
 
   function makeLane(target: ScopeTarget): Lane {
     const trusted = trustedPrefix(target.baseUrl);
+    const home = target.baseUrl && new URL(target.baseUrl).origin;
     const wire: Wire = {
       transport: config.transport,
       fetch: options.fetch,
       allowInsecureHttp: config.allowInsecureHttp,
       trusted,
-      urlKey: target.baseUrlKey,
+      urlKey: (url) => (new URL(url).origin === home ? target.baseUrlKey : SETTINGS.allowedOrigins.env),
     };
     /** Origin binding: under the base URL (one prefix test, no URL parsed), or an origin that may receive the token. */
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: a shortcut; mayReceiveToken decides the same

@@ -30,8 +30,8 @@ export interface Wire {
   readonly allowInsecureHttp: boolean;
   /** A URL prefix already known safe (the scope's base URL, checked once), so that only other URLs are parsed. */
   readonly trusted: string | undefined;
-  /** The variable naming the scope's URL, for the plain-http refusal. */
-  readonly urlKey: string;
+  /** The variable naming a URL, for the plain-http refusal: the base URL's on its origin, else the list of other origins. */
+  readonly urlKey: (url: string) => string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -117,7 +117,7 @@ export async function sendFollowing(request: Outgoing, token: string, wire: Wire
   let { url, init } = request;
   for (let hop = 0;; hop++) {
     // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,MethodExpression: the trusted prefix is a shortcut past a check it passed
-    if (!wire.allowInsecureHttp && !(wire.trusted !== undefined && url.startsWith(wire.trusted))) assertSafeUrl(url, wire.urlKey);
+    if (!wire.allowInsecureHttp && !(wire.trusted !== undefined && url.startsWith(wire.trusted))) assertSafeUrl(url, wire.urlKey(url));
     const response = await wire.fetch(url, withToken(init, token, wire.transport));
     const next = hop < MAX_REDIRECTS && init.redirect !== 'manual' ? sameOriginRedirect(url, response) : undefined;
     if (next === undefined) return response;

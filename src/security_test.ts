@@ -268,6 +268,24 @@ describe('plain http', () => {
     assert.equal((error as { code?: string }).code, ErrorCode.INSECURE_AUTH_URL);
     assert.match((error as Error).message, /access token over plain http to "slicer\.example\.invalid".*SLICER_BASE_URL/);
   });
+
+  test('nor to a plain-http origin listed in SLICER_ALLOWED_ORIGINS, and the refusal names that setting, not the https base URL', async () => {
+    const client = h.client({ allowedOrigins: ['http://gateway.example.invalid'] });
+    for (
+      const send of [
+        () => client.tokenFetch('http://gateway.example.invalid/jobs'),
+        () => client.authedFetch('http://gateway.example.invalid/jobs'),
+      ]
+    ) {
+      const error = await send().catch((e: unknown) => e);
+      assert.equal((error as { code?: string }).code, ErrorCode.INSECURE_AUTH_URL);
+      assert.equal(
+        (error as Error).message,
+        'Refusing to send an access token over plain http to "gateway.example.invalid": list the origin with https in ' +
+          'SLICER_ALLOWED_ORIGINS, or set SLICER_ALLOW_INSECURE_HTTP=1 (option allowInsecureHttp) if you accept the risk',
+      );
+    }
+  });
 });
 
 describe('tokens at rest in the cache file', () => {
