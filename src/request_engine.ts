@@ -196,7 +196,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
         warned.add(origin);
         options.warn(options.redact(
           `Sent ${request.method} ${origin} without the token of scope "${target.scope}": a token goes only to the origin of ` +
-            `${target.baseUrlKey}; list the origin in SLICER_ALLOWED_ORIGINS (option allowedOrigins) if it must receive it`,
+            `${target.baseUrlKey}; list the origin in ${SETTINGS.allowedOrigins.env} (option allowedOrigins) if it must receive it`,
         ));
       }
       return options.fetch(input, init);
