@@ -249,15 +249,18 @@ export function requireSettings(config: Config, needs: Needs, task?: string): vo
 
 /**
  * The values of the settings the table marks `secret`, plus the password
- * inside a Redis URL: what every message of a client is redacted by.
+ * inside a Redis URL: what every message of a client is redacted by. A Redis
+ * URL of only an address (no user, password, query or fragment) hides nothing:
+ * it stays readable where messages name the store by it.
  *
  * @param config a parsed configuration
  * @returns the secret values that are set
  */
 export function secretsOf(config: Config): (Secret | string)[] {
-  const marked = NAMES.filter((name) => 'secret' in SETTINGS[name]).map((name) => config[name]);
-  const url = config.storeUrl?.reveal();
-  const storePassword = url && URL.canParse(url) ? decodedOrAsIs(new URL(url).password) : '';
+  const url = config.storeUrl === undefined ? undefined : new URL(config.storeUrl.reveal()); // its schema parsed it
+  const bare = url !== undefined && !url.username && !url.password && !url.search && !url.hash;
+  const marked = NAMES.filter((name) => 'secret' in SETTINGS[name] && !(name === 'storeUrl' && bare)).map((name) => config[name]);
+  const storePassword = url ? decodedOrAsIs(url.password) : '';
   return [...(marked.filter((value) => value instanceof Secret) as Secret[]), ...(storePassword ? [storePassword] : [])];
 }
 

@@ -168,7 +168,7 @@ describe('redaction follows the table', () => {
     assert.deepEqual(shown, ['pw-1', 'tok-2', 'tok-3', 'redis://:store-pw-4@127.0.0.1:6379/0', 'key-5', 'store-pw-4']);
   });
 
-  test("a Redis URL's password is redacted decoded, or as written when it does not decode (a lone %)", () => {
+  test("a Redis URL's password is redacted decoded, or as written when it does not decode (a lone %); an address alone is not", () => {
     const secrets = (url: string) =>
       secretsOf(parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STORE_URL: url })).map((
         value,
@@ -176,6 +176,18 @@ describe('redaction follows the table', () => {
     assert.deepEqual(secrets('redis://:p%40ss@127.0.0.1:6379/0'), ['redis://:p%40ss@127.0.0.1:6379/0', 'p@ss']);
     // The counterexample fast-check found (seed 452429231): createAuthClient threw a bare URIError instead of an AuthError.
     assert.deepEqual(secrets('redis://user:Q7aaaa%a@127.0.0.1:6379/0'), ['redis://user:Q7aaaa%a@127.0.0.1:6379/0', 'Q7aaaa%a']);
+    // Only an address: nothing to hide, and messages name the store by it. Anything more is hidden whole (ioredis reads
+    // options, a password among them, from the query).
+    assert.deepEqual(secrets('redis://127.0.0.1:6379/0'), []);
+    const others = { SLICER_SERVICE_ID: 's', SLICER_PASSWORD: 'pw-1', SLICER_STORE_KEY: 'key-2' };
+    const shown = (config: Parameters<typeof secretsOf>[0]) =>
+      secretsOf(config).map((value) => (typeof value === 'string' ? value : value.reveal()));
+    assert.deepEqual(shown(parseConfig({ ...others, SLICER_STORE_URL: 'redis://127.0.0.1:6379/0' })), ['pw-1', 'key-2'], 'the others stay');
+    assert.deepEqual(shown(parseConfig(others)), ['pw-1', 'key-2'], 'no Redis URL');
+    assert.deepEqual(secrets('rediss://cache.internal'), []);
+    assert.deepEqual(secrets('redis://user@127.0.0.1:6379'), ['redis://user@127.0.0.1:6379']);
+    assert.deepEqual(secrets('redis://127.0.0.1:6379/0?password=q-pw'), ['redis://127.0.0.1:6379/0?password=q-pw']);
+    assert.deepEqual(secrets('redis://127.0.0.1:6379/0#q-pw'), ['redis://127.0.0.1:6379/0#q-pw']);
   });
 });
 
