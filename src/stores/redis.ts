@@ -56,6 +56,9 @@ export interface RedisStoreOptions {
 /** Deletes a key only while it holds exactly the given value: the lock's release, and compare-and-delete. */
 const DELETE_IF_VALUE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
+/** What ioredis says of a command on a connection that closed or never opened, whatever the cause. */
+const CLOSED = ['Connection is closed.', "Stream isn't writeable and enableOfflineQueue options is false"];
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -90,7 +93,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
     // Stryker disable next-line BooleanLiteral: the ready check adds one INFO round trip before the first command; run waits for it either way
     enableReadyCheck: false,
   });
-  client.on('error', () => {}); // failures surface on the commands; the client warns once
+  /** What the connection being made last failed on (a refused connection, a wrong password): the cause to name. */
+  let connectionError: string | undefined;
+  // Failures surface on the commands, which name the connection's when theirs is only that it closed; the client warns once.
+  client.on('error', (error: Error & { code?: string }) => void (connectionError = error.code ?? error.message));
 
   let pending = 0;
   /** The connection being made: commands that arrive meanwhile wait for it too (without the offline queue, they would fail). */
@@ -102,13 +108,18 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Toke
     try {
       // 'wait' before the first connection; 'end' after one closed (it does not reconnect by itself).
       if (connecting || client.status === 'end' || client.status === 'wait') {
-        await (connecting ??= client.connect().finally(() => (connecting = undefined)));
+        if (!connecting) {
+          connectionError = undefined;
+          connecting = client.connect().finally(() => (connecting = undefined));
+        }
+        await connecting;
       }
       pending++;
       stream().ref();
       return await command();
     } catch (error) {
-      const reason = (error as { code?: string }).code ?? (error as Error).message;
+      const { code, message } = error as Error & { code?: string };
+      const reason = code ?? (CLOSED.includes(message) ? connectionError ?? message : message);
       throw new Error(`The shared token store ${description} failed (${reason})`);
     } finally {
       if (pending > 0 && --pending === 0) stream().unref();

@@ -110,11 +110,17 @@ describe('Redis shared token store', () => {
     const a = client();
     await a.getToken();
     await redis.stop();
-    const b = client();
-    assert.ok(await b.getToken(), 'Redis down: fetched directly');
-    assert.ok(await client().getToken());
-    assert.equal(h.warnings.filter((w) => /shared token store .* failed/.test(w)).length, 2, 'one warning per client');
-    await redis.start();
+    try {
+      const b = client();
+      assert.ok(await b.getToken(), 'Redis down: fetched directly');
+      assert.ok(await client().getToken());
+      // The store by its address (a URL without credentials hides nothing), and the cause.
+      const down =
+        `The shared token store ${redis.url} failed (ECONNREFUSED); fetching tokens directly until the shared token store answers again`;
+      assert.deepEqual(h.warnings.filter((w) => /shared token store .* failed/.test(w)), [down, down], 'one warning per client');
+    } finally {
+      await redis.start(); // for the next tests, whatever this one found
+    }
     const c = client();
     const fromC = await c.getToken();
     assert.equal(await client().getToken(), fromC, 'Redis answers again: the next client reads the stored token');
@@ -148,7 +154,7 @@ describe('Redis shared token store', () => {
     const url = `redis://:Url-Pa55word%2B@127.0.0.1:${await freePort()}/0`; // nothing listens: every command fails
     assert.ok(await client({ storeUrl: url }).getToken(), 'fetched directly');
     const shown = h.warnings.join('\n');
-    assert.match(shown, /shared token store redis:\/\/127\.0\.0\.1:\d+\/0 failed \(/);
+    assert.match(shown, /shared token store redis:\/\/127\.0\.0\.1:\d+\/0 failed \(ECONNREFUSED\)/);
     assert.ok(!shown.includes('Url-Pa55word') && !shown.includes('Url-Pa55word%2B'), shown);
   });
   test('Redis returning garbage: no call fails, one warning, the entry is not trusted', async (t) => {
@@ -360,6 +366,39 @@ describe('the Redis store in-process: lifetimes on its own clock, refused entrie
     assert.deepEqual(await s.get(KEY), GRANT);
     assert.equal(referencedSockets(), before, 'the failed command left no count behind that would keep the socket referenced');
     await s.close?.();
+  });
+
+  test('a store that cannot connect names why: a refused connection, a wrong password, no password', async (t) => {
+    if (!redis) return t.skip('redis-server is not installed (Debian: apt-get install -y redis-server)');
+    const port = new URL(redis.url).port;
+    await inspect.call('ACL', 'SETUSER', 'probe', 'on', '>right-password', '~*', '+@all');
+    await inspect.call('ACL', 'SETUSER', 'default', 'off');
+    try {
+      const cases = [
+        [`redis://127.0.0.1:${await freePort()}`, 'ECONNREFUSED'],
+        [`redis://probe:wrong-password@127.0.0.1:${port}`, 'WRONGPASS invalid username-password pair or user is disabled.'],
+        [`redis://127.0.0.1:${port}`, 'NOAUTH Authentication required.'],
+      ] as const;
+      for (const [url, reason] of cases) {
+        const s = await createRedisStore({ url });
+        // Twice: each connection made again names its own failure.
+        for (const attempt of [1, 2]) {
+          await assert.rejects(
+            s.get(KEY),
+            { message: `The shared token store ${s.description} failed (${reason})` },
+            `${reason} ${attempt}`,
+          );
+        }
+        await s.close?.();
+      }
+      const s = await createRedisStore({ url: `redis://probe:right-password@127.0.0.1:${port}` });
+      await s.put(KEY, GRANT);
+      assert.equal((await s.get(KEY))?.token, GRANT.token, 'the right password connects');
+      await s.close?.();
+    } finally {
+      await inspect.call('ACL', 'SETUSER', 'default', 'on');
+      await inspect.call('ACL', 'DELUSER', 'probe');
+    }
   });
 
   test('forgetting a token leaves an entry that is not ours as it is', async (t) => {
