@@ -89,6 +89,15 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
     /✔ shared token store: file \S+tokens\.json \(private to this user\)/,
     { ...env, SLICER_CACHE_FILE: cacheFile },
   ],
+  // A cache file under ~: Deno tells the home folder only with --allow-sys=homedir, and the configuration error says so.
+  [
+    'deno, a cache file under ~ without --allow-sys=homedir',
+    DENO[0],
+    denoCli(['--allow-read=.'], 'token'),
+    /SLICER_CACHE_FILE: a path under "~" needs the home folder: run Deno with --allow-sys=homedir, or write the full path/,
+    { ...env, SLICER_CACHE_FILE: '~/slicer-auth-unused/tokens.json' },
+    3,
+  ],
   // No --allow-read: an optional .env is skipped with one warning naming the flag.
   ['deno smoke without --allow-read', DENO[0], denoSmoke(), /^(?=[\s\S]*--allow-read=\.env\))(?=[\s\S]*smoke ok deno)/],
   // The doctor under Deno names the permissions it was not given as flags.

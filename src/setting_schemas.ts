@@ -4,6 +4,7 @@
  * converted with `String()`) and normalises it. Messages are fixed text: a
  * value may be a secret.
  */
+import { homedir } from 'node:os';
 import * as v from 'valibot';
 import { Secret } from './redact.ts';
 import { HEADER_SAFE } from './schemas.ts';
@@ -84,6 +85,36 @@ export const permanentToken = v.pipe(
 
 /** Text, trimmed. */
 export const text = v.pipe(v.string(), v.trim());
+
+/** Why a path under `~` is refused where the runtime does not tell the home folder. */
+// Stryker disable next-line StringLiteral: only Deno refuses the home folder; npm run test:runtimes checks that case
+const NO_HOME = 'a path under "~" needs the home folder: run Deno with --allow-sys=homedir, or write the full path';
+
+/**
+ * A file or folder path, trimmed, with a leading `~` (alone or before `/`) read as the home folder, as a shell reads
+ * it: no shell reads `.env`, where `~/.cache/tokens.json` would otherwise name a folder "~" in the working folder.
+ */
+export const path = v.pipe(
+  text,
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const value = dataset.value;
+    if (!value.startsWith('~')) return value;
+    if (!/^~(\/|$)/.test(value)) {
+      addIssue({ message: 'expected a path; "~name/" is not expanded here: write the full path' });
+      return NEVER;
+    }
+    let home: string | undefined;
+    try {
+      home = homedir();
+    } catch {
+      // Deno tells it only with --allow-sys=homedir.
+    }
+    // Stryker disable next-line all: only under Deno, as above
+    if (home === undefined) addIssue({ message: NO_HOME });
+    // Stryker disable next-line ConditionalExpression: as above
+    return home === undefined ? NEVER : `${home}${value.slice(1)}`;
+  }),
+);
 
 /** 1/true/yes or 0/false/no, as a boolean. */
 export const flag = v.pipe(

@@ -16,6 +16,7 @@ import {
   httpUrl,
   message,
   origins,
+  path,
   permanentToken,
   redisUrl,
   seconds,
@@ -172,8 +173,8 @@ export const SETTINGS = {
     formerly: 'SLICER_TOKEN_CACHE',
     formerOption: 'tokenCacheFile',
     defaults: 'off',
-    schema: v.optional(text),
-    doc: 'Share temporary tokens between processes through this file (optional, mode 0600).',
+    schema: v.optional(path),
+    doc: 'Share temporary tokens between processes through this file (optional, mode 0600; a leading ~/ is the home folder).',
   }),
   storeUrl: setting({
     env: 'SLICER_STORE_URL',

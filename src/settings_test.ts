@@ -145,6 +145,43 @@ describe('tool settings', () => {
   });
 });
 
+describe('paths', () => {
+  test('a leading ~ (alone or before /) is the home folder in every path setting; "~name/" is refused, naming the setting', () => {
+    const home = scratchDir('slicer-home-');
+    writeFileSync(join(home, 'state.json'), '{"cookies":[],"origins":[]}');
+    const saved = process.env.HOME;
+    process.env.HOME = home; // where node:os's homedir() looks first
+    try {
+      const config = (value: string) => parseConfig({ SLICER_SERVICE_ID: 's', SLICER_CACHE_FILE: value }).cacheFile;
+      assert.equal(config(' ~/.cache/slicer-auth/tokens.json '), `${home}/.cache/slicer-auth/tokens.json`);
+      assert.equal(config('~'), home);
+      assert.equal(config('./~/tokens.json'), './~/tokens.json', 'a ~ past the start is a name');
+      assert.equal(config('tokens~.json'), 'tokens~.json');
+      const tools = readToolSettings({
+        env: { SLICER_CONTRACT_REPORTS: '~/reports', SLICER_UI_STORAGE_STATE: '~/state.json', SLICER_CHROMIUM_PATH: '~/bin/chromium' },
+        envFile: false,
+      });
+      assert.deepEqual([tools.contractReports, tools.uiStorageState, tools.chromiumPath], [
+        `${home}/reports`,
+        `${home}/state.json`,
+        `${home}/bin/chromium`,
+      ]);
+      for (const refused of ['~bob/tokens.json', '~bob/~']) {
+        assert.throws(() => config(refused), (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.deepEqual(error.issues.map((issue) => [issue.key, issue.message]), [
+            ['SLICER_CACHE_FILE', 'expected a path; "~name/" is not expanded here: write the full path'],
+          ]);
+          return true;
+        });
+      }
+    } finally {
+      if (saved === undefined) delete process.env.HOME;
+      else process.env.HOME = saved;
+    }
+  });
+});
+
 describe('redaction follows the table', () => {
   test("every setting marked secret, and only those (plus a Redis URL's password), is what messages are redacted by", () => {
     const config = parseConfig({

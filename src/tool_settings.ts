@@ -9,7 +9,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import * as v from 'valibot';
 import { describeSource, readEnv, type ReadEnvOptions } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
-import { flag, message, text } from './setting_schemas.ts';
+import { flag, message, path, text } from './setting_schemas.ts';
 import { setting } from './settings.ts';
 
 /** Every tool setting, keyed by name. */
@@ -54,7 +54,7 @@ export const TOOL_SETTINGS = {
   contractReports: setting({
     env: 'SLICER_CONTRACT_REPORTS',
     defaults: '`reports/contract`',
-    schema: v.optional(text, 'reports/contract'),
+    schema: v.optional(path, 'reports/contract'),
     doc: "Folder of the contract suite's reports (HTML, JUnit, compliance, blobs, artifacts).",
   }),
   contractProbePath: setting({
@@ -67,7 +67,7 @@ export const TOOL_SETTINGS = {
     env: 'SLICER_UI_STORAGE_STATE',
     defaults: 'a login by the suite',
     schema: v.optional(v.pipe(
-      text,
+      path,
       v.rawCheck(({ dataset, addIssue }) => {
         const why = dataset.typed ? unreadable(dataset.value) : undefined;
         if (why) {
@@ -83,7 +83,7 @@ export const TOOL_SETTINGS = {
   chromiumPath: setting({
     env: 'SLICER_CHROMIUM_PATH',
     defaults: '`chromium` on PATH',
-    schema: v.optional(text),
+    schema: v.optional(path),
     doc: 'The Chromium executable the UI tests and the permanent-token commands launch.',
   }),
   sandboxUiVariant: setting({
