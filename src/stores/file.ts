@@ -32,11 +32,12 @@ import {
   type Stats,
   writeFileSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
 import { isDenoRefusal } from '../env.ts';
 import type { Secret } from '../redact.ts';
+import { SETTINGS } from '../settings.ts';
 import { createSeal, openEntry, type Seal, sealEntry } from './seal.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
 
@@ -65,27 +66,37 @@ function alive(pid: number): boolean {
   return true;
 }
 
+/** Why a cache file is not used, and what makes it usable. */
+export interface Distrust {
+  readonly why: string;
+  readonly fix: string;
+}
+
 /**
- * Why a cache file must not be trusted (POSIX): a symbolic link, another
- * user's file, or one that group or others may read or write. Its tokens
- * could be forged, or read by someone else.
+ * Why a cache file must not be used: a folder; or (POSIX) a symbolic link,
+ * another user's file, or one that group or others may read or write, whose
+ * tokens could be forged, or read by someone else.
  *
  * @param file the cache file
- * @returns the reason, or undefined when it is trustworthy or missing
+ * @returns the reason and the fix, or undefined when it is trustworthy or missing
  */
-export function distrust(file: string): string | undefined {
+export function distrust(file: string): Distrust | undefined {
   let stat: Stats;
   try {
     stat = lstatSync(file);
   } catch {
     return undefined; // missing (or unreadable: reading says so)
   }
-  if (stat.isSymbolicLink()) return 'it is a symbolic link';
+  const fix = `chmod 600 ${file} as its owner, or remove it (it is recreated)`;
+  if (stat.isSymbolicLink()) return { why: 'it is a symbolic link', fix };
+  if (stat.isDirectory()) {
+    return { why: 'it is a folder', fix: `set ${SETTINGS.cacheFile.env} to a file, such as ${join(file, 'tokens.json')}` };
+  }
   // Stryker disable next-line ConditionalExpression,StringLiteral: the tests run on Linux, where neither check can differ
   if (process.platform === 'win32') return undefined;
   // Stryker disable next-line ConditionalExpression: the tests run on Linux, where neither check can differ
-  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return 'it belongs to another user';
-  if ((stat.mode & 0o077) !== 0) return `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)}; chmod 600 it)`;
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return { why: 'it belongs to another user', fix };
+  if ((stat.mode & 0o077) !== 0) return { why: `group or others may read or write it (mode ${(stat.mode & 0o777).toString(8)})`, fix };
   return undefined;
 }
 
@@ -131,8 +142,10 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
 
   /** The file's content; throws (message shown as the warning) when it must be left alone. */
   function read(): CacheFile {
-    const why = distrust(file);
-    if (why) throw new Error(`Ignoring the token cache ${file}: ${why}; it is neither read nor written`);
+    const distrusted = distrust(file);
+    if (distrusted) {
+      throw new Error(`Ignoring the token cache ${file}: ${distrusted.why}; it is neither read nor written; ${distrusted.fix}`);
+    }
     let text: string;
     try {
       // Stryker disable next-line StringLiteral: JSON.parse reads a Buffer as its UTF-8 text too

@@ -140,10 +140,13 @@ describe('file store', () => {
     }
   });
 
-  test('a path that cannot be read or written is named with the system code', async () => {
+  test('a path that is a folder is named so, with the fix; one that cannot be written is named with the system code', async () => {
     const s = setup();
     mkdirSync(s.file, { mode: 0o700 });
-    await assert.rejects(s.store.get(KEY), { message: `Ignoring the token cache ${s.file}: cannot read it (EISDIR)` });
+    await assert.rejects(s.store.get(KEY), {
+      message: `Ignoring the token cache ${s.file}: it is a folder; it is neither read nor written; ` +
+        `set SLICER_CACHE_FILE to a file, such as ${join(s.file, 'tokens.json')}`,
+    });
     symlinkSync(join(s.dir, 'gone', 'dir'), join(s.dir, 'dangling'));
     const nowhere = join(s.dir, 'dangling', 'tokens.json'); // through a link to nothing: no directory can be made
     await assert.rejects(createFileStore(nowhere).put(KEY, grant('t', Date.now() + 60_000)), {
@@ -151,20 +154,31 @@ describe('file store', () => {
     });
   });
 
-  test('a file that is a symbolic link, too open, or (as root) another user’s is distrusted, saying why', (t) => {
+  test('a folder, a file that is a symbolic link, too open, or (as root) another user’s is distrusted, saying why and the fix', (t) => {
     const s = setup();
     writeFileSync(s.file, '{}', { mode: 0o600 });
     assert.equal(distrust(s.file), undefined);
     assert.equal(distrust(join(s.dir, 'missing')), undefined);
+    const fix = `chmod 600 ${s.file} as its owner, or remove it (it is recreated)`;
     chmodSync(s.file, 0o640);
-    assert.equal(distrust(s.file), 'group or others may read or write it (mode 640; chmod 600 it)');
+    assert.deepEqual(distrust(s.file), { why: 'group or others may read or write it (mode 640)', fix });
     chmodSync(s.file, 0o600);
     const link = join(s.dir, 'link.json');
     symlinkSync(s.file, link);
-    assert.equal(distrust(link), 'it is a symbolic link');
+    assert.deepEqual(distrust(link), {
+      why: 'it is a symbolic link',
+      fix: `chmod 600 ${link} as its owner, or remove it (it is recreated)`,
+    });
+    // A folder private to its owner is no file either; removing it is no fix.
+    const folder = join(s.dir, 'cache');
+    mkdirSync(folder, { mode: 0o700 });
+    assert.deepEqual(distrust(folder), {
+      why: 'it is a folder',
+      fix: `set SLICER_CACHE_FILE to a file, such as ${join(folder, 'tokens.json')}`,
+    });
     if (process.getuid?.() !== 0) return t.skip('changing a file’s owner needs root');
     chownSync(s.file, 1, 1);
-    assert.equal(distrust(s.file), 'it belongs to another user');
+    assert.deepEqual(distrust(s.file), { why: 'it belongs to another user', fix });
   });
 
   test('the lock is a file holding the owner’s pid, taken once, released (twice is harmless), then free again', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -211,6 +211,17 @@ describe('slicer-auth doctor', () => {
         'shared token store',
         /group or others may read or write it \(mode 644/,
         /fix: chmod 600 .*tokens\.json/,
+      ],
+      [
+        'a cache file that is a folder',
+        () => {
+          const folder = join(scratchDir('doctor-'), 'cache');
+          mkdirSync(folder, { mode: 0o700 });
+          return { SLICER_CACHE_FILE: folder };
+        },
+        'shared token store',
+        /\/cache: it is a folder\n/,
+        /fix: set SLICER_CACHE_FILE to a file, such as \S+\/cache\/tokens\.json$/,
       ],
     ];
   for (const [what, overrides, check, reason, fix] of broken) {

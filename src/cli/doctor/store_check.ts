@@ -26,10 +26,8 @@ export const storeCheck: Check = {
     const redisUrl = config.storeUrl?.reveal();
     if (redisUrl) return await redisCheck(redisUrl, config, ctx.options.writeCheck ?? false);
     if (!config.cacheFile) return ok('none configured (SLICER_CACHE_FILE, SLICER_STORE_URL): each process requests its own tokens');
-    const why = distrust(config.cacheFile);
-    if (why) {
-      return fail(`${config.cacheFile}: ${why}`, `chmod 600 ${config.cacheFile} as its owner, or remove it (it is recreated)`);
-    }
+    const distrusted = distrust(config.cacheFile);
+    if (distrusted) return fail(`${config.cacheFile}: ${distrusted.why}`, distrusted.fix);
     const refused = unusable(config.cacheFile);
     if (refused) return refused;
     return ok(`file ${config.cacheFile} (private to this user)${config.storeKey ? '; tokens sealed at rest (SLICER_STORE_KEY)' : ''}`);
