@@ -106,7 +106,15 @@ function jsonBody(value: string): string {
 export async function callCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: CALL_OPTIONS, strict: true });
   const [method, path, ...extra] = positionals;
-  if (!method || !path || extra.length > 0) throw new UsageError('Give exactly a METHOD and a path');
+  if (!method || !path || extra.length > 0) {
+    // One word that is no method: the path, without its method.
+    const pathAlone = method !== undefined && path === undefined && !METHODS.includes(method.toUpperCase());
+    throw new UsageError(
+      pathAlone
+        ? `Give a METHOD before the path, such as: slicer-auth call GET ${method}`
+        : 'Give exactly a METHOD and a path, such as: slicer-auth call GET /jobs',
+    );
+  }
   if (!METHODS.includes(method.toUpperCase())) throw new UsageError(`Unknown method "${method}": use one of ${METHODS.join(', ')}`);
   if (values.json !== undefined && values.form !== undefined) throw new UsageError('Use --json or --form, not both');
   const init: TokenFetchInit = { method: method.toUpperCase(), ...(values.scope === undefined ? {} : { scope: scopeFlag(values.scope) }) };
