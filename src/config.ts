@@ -9,7 +9,7 @@
  * a secret).
  */
 import * as v from 'valibot';
-import { deprecated, describeSource, type Found, type Source } from './env.ts';
+import { deprecated, describeSource, type Found, type Source, warnOnce } from './env.ts';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 import { redact, Secret } from './redact.ts';
 import { DEFAULT_SERVICE, SCOPE_FORMS, type ScopeInput, scopeKind, SERVICES } from './services.ts';
@@ -231,6 +231,12 @@ export function parseConfig(env: EnvInput, given: SettingOptions & DeprecatedSet
     sources,
   };
   if (config.authUrl && config.password && !config.allowInsecureHttp) assertSafeUrl(config.authUrl, 'SLICER_AUTH_URL');
+  if (config.storeUrl && config.cacheFile) {
+    warnOnce(
+      `${SETTINGS.cacheFile.env} (option cacheFile) is not used: ${SETTINGS.storeUrl.env} (option storeUrl) is set too, and ` +
+        'Redis is the shared token store (unset one of them)',
+    );
+  }
   return config;
 }
 

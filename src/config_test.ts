@@ -154,6 +154,19 @@ describe('configuration', () => {
     );
   });
 
+  test('a Redis URL and a cache file both set: one warning per process says that the file is not used', (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const env = { SLICER_SERVICE_ID: 's', SLICER_STORE_URL: 'redis://127.0.0.1:6379/0', SLICER_CACHE_FILE: '/tmp/tokens.json' };
+    parseConfig({ SLICER_SERVICE_ID: 's', SLICER_CACHE_FILE: '/tmp/tokens.json' });
+    parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STORE_URL: 'redis://127.0.0.1:6379/0' });
+    assert.equal(warn.mock.callCount(), 0, 'either alone says nothing');
+    parseConfig(env);
+    parseConfig(env);
+    assert.deepEqual(warn.mock.calls.map((call) => call.arguments), [[
+      '[slicer-auth] SLICER_CACHE_FILE (option cacheFile) is not used: SLICER_STORE_URL (option storeUrl) is set too, and Redis is the shared token store (unset one of them)',
+    ]]);
+  });
+
   test('options override variables, and a bad client is never half-built', () => {
     const config = parseConfig(base, { serviceId: 'other', transport: 'post' });
     assert.equal(config.serviceId, 'other');

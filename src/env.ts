@@ -59,8 +59,12 @@ export function describeSource(source: Source): string {
 /** The warnings given so far: each is given once per process. */
 const warned = new Set<string>();
 
-/** Gives a warning, once per process. */
-function warnOnce(message: string): void {
+/**
+ * Gives a warning about the settings, once per process.
+ *
+ * @param message the warning, without secrets
+ */
+export function warnOnce(message: string): void {
   if (warned.has(message)) return;
   warned.add(message);
   console.warn(`[slicer-auth] ${message}`);

@@ -98,6 +98,8 @@ console.log(JSON.stringify([parsed.staticToken.reveal(), parsed.predictStaticTok
     assert.equal(run.code, 0, run.err);
     assert.deepEqual(JSON.parse(run.out), ['perm', 'perm2', '/tmp/c.json', 'redis://h:6379/0', 'k', 'new']);
     assert.deepEqual(run.err.trim().split('\n').sort(), [
+      // Both given: the file is not used, and one line says so.
+      '[slicer-auth] SLICER_CACHE_FILE (option cacheFile) is not used: SLICER_STORE_URL (option storeUrl) is set too, and Redis is the shared token store (unset one of them)',
       '[slicer-auth] predictToken is deprecated: rename it to predictStaticToken (the old name is read until the next minor version)',
       '[slicer-auth] token is deprecated: rename it to staticToken (the old name is read until the next minor version)',
       '[slicer-auth] tokenCacheFile is deprecated: rename it to cacheFile (the old name is read until the next minor version)',
