@@ -4,6 +4,7 @@
  * the module's unit tests under `deno test` and `bun test`. Prints one
  * summary line.
  */
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
@@ -48,6 +49,10 @@ const denoCli = (flags: string[], ...command: string[]) => [
   ...command,
 ];
 const sandbox = await startSandbox({ testMode: true });
+/** A sandbox whose password holds "$", in an env file as `init --sandbox` writes it (unquoted), for Bun to load. */
+const dollar = await startSandbox({ testMode: true, password: 'pa$word1-p@$w0rd!' });
+const dollarEnvFile = join(scratchDir('runtimes-bun-dollar-'), '.env');
+writeFileSync(dollarEnvFile, Object.entries(dollar.env).map(([key, value]) => `${key}=${value}\n`).join(''));
 const redis = redisRequired() ? await startRedis() : undefined;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
 const withRedis = { ...env, SLICER_STORE_URL: redis?.url };
@@ -129,6 +134,14 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
     1,
   ],
   ['bun smoke', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
+  // Bun loads an env file itself and expands "$word1" in it; the password is read as written there, as under Node.
+  [
+    'bun, a "$" in the password in .env',
+    BUN[0],
+    [...BUN.slice(1), `--env-file=${dollarEnvFile}`, 'src/cli.ts', 'token'],
+    /^[\w-]{20,}$/m,
+    { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_ENV_FILE: dollarEnvFile, NO_COLOR: '1' },
+  ],
   // The CLI on Bun, spawned as a user runs it.
   ['bun src/cli.ts token', BUN[0], [...BUN.slice(1), '--no-env-file', 'src/cli.ts', 'token'], /^[\w-]{20,}$/m],
   ['deno test (unit tests)', DENO[0], [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
@@ -163,7 +176,7 @@ try {
     }
   }
 } finally {
-  await sandbox.close();
+  await Promise.all([sandbox.close(), dollar.close()]);
   await redis?.stop();
 }
 console.log(`runtimes: ${passed} passed, ${failed} failed`);

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { createAuthClient } from './client.ts';
 import { parseConfig } from './config.ts';
 import { resolveScope } from './scope_target.ts';
-import { readEnv } from './env.ts';
+import { expandedByBun, readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from './errors.ts';
 import { scratchDir } from './testing/scratch.ts';
 
@@ -151,6 +151,38 @@ describe('configuration', () => {
       warn.mock.calls[3]?.arguments[0],
       cut('SLICER_PASSWORD').replace(file, other),
       'one for the value cut, loaded as Bun does',
+    );
+  });
+
+  test('a "$" that Bun expanded to nothing, in a value it loaded from the env file, is told from a value of the environment', () => {
+    // Bun's own readings of these values, seen with bun 1.4.5; `written` is dotenv's.
+    const cases: [written: string, loaded: string, env: Record<string, string>, bun: boolean][] = [
+      ['pa$word1', 'pa', {}, true],
+      ['p@$w0rd!', 'p@!', {}, true],
+      ['a${UNSET}b', 'ab', {}, true],
+      ['a$$b', 'a$', {}, true],
+      ['a\\$X$Y', 'a$X', {}, true],
+      ['x$HOME-$NONE', 'x/home/u-', { HOME: '/home/u' }, true],
+      // A variable that is set, or a default: an expansion meant as such.
+      ['a$HOME', 'a/home/u', { HOME: '/home/u' }, false],
+      ['a${X:-def}b', 'adefb', {}, false],
+      ['${X:-def}$Y', 'def', {}, true],
+      // A value of the environment itself, not Bun's reading of the file's.
+      ['pa$word1', 'another', {}, false],
+      ['pa$word1', 'pa$word1', {}, false],
+      ['plain', 'plain2', {}, false],
+    ];
+    for (const [written, loaded, env, bun] of cases) assert.equal(expandedByBun(written, loaded, env), bun, `${written} → ${loaded}`);
+    assert.equal(expandedByBun(undefined, '', {}), false, 'no value in the file');
+    // On Bun, that value in the environment is Bun's reading of the file's, and the file's is used; elsewhere nothing
+    // loads the file into the environment, and a value there wins, as always. (`bun test` runs this file too.)
+    const file = join(scratchDir('slicer-env-'), '.env');
+    writeFileSync(file, 'SLICER_PASSWORD=pa$word1\n');
+    assert.deepEqual(
+      readEnv({ env: { SLICER_PASSWORD: 'pa' }, envFile: file }).SLICER_PASSWORD,
+      process.versions.bun === undefined
+        ? { value: 'pa', source: { kind: 'environment' } }
+        : { value: 'pa$word1', source: { kind: 'file', path: file } },
     );
   });
 

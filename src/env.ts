@@ -177,6 +177,41 @@ function readEnvFile(path: string, namedBy?: string): EnvFile {
   }
 }
 
+/** What Bun expands in an env file: `\$` (a `$`), `${NAME}`, `${NAME:-default}` and `$NAME`. */
+const BUN_EXPANSION = /\\\$|\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)/g;
+
+/**
+ * Whether Bun made `loaded` from an env file's `written` value (as dotenv reads it) by expanding a `$NAME` of a
+ * variable that is not set to nothing: a "$" the file meant as written, as in a password. Bun loads `.env` into the
+ * environment before the script runs, and expands there; dotenv, Node's `--env-file` and Deno do not.
+ *
+ * @param written the file's value, as dotenv reads it (undefined: none)
+ * @param loaded the environment's value
+ * @param env the environment
+ * @returns true when Bun's expansion of `written` is `loaded`, and took a variable that is not set
+ */
+export function expandedByBun(
+  written: string | undefined,
+  loaded: string,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  if (written === undefined) return false;
+  let unset = false;
+  const expanded = written.replace(BUN_EXPANSION, (whole: string, braced?: string, fallback?: string, bare?: string) => {
+    if (whole === '\\$') return '$';
+    const value = lookup(env, (braced ?? bare) as string);
+    if (typeof value === 'string') return value;
+    if (fallback !== undefined) return fallback;
+    unset = true;
+    return '';
+  });
+  return unset && expanded === loaded;
+}
+
+/** {@link expandedByBun} on Bun, which loads `.env` into the environment itself; elsewhere nothing is. */
+// Stryker disable next-line all: Bun's side only on Bun, where npm run test:runtimes checks it
+const loadedExpandedByBun = process?.versions?.bun === undefined ? () => false : expandedByBun;
+
 /**
  * Collects variables: the real environment first, then the env file.
  *
@@ -206,8 +241,11 @@ export function readEnv<K extends string = EnvKey>(
     const own = lookup(real, key);
     const fromFile = file.values[key];
     const set = own !== DENIED && own !== undefined && own.trim() !== '';
-    // The file's value is used when read from it, or when loaded from it into the environment already (Bun does).
-    const fromFileUsed = set ? own === fromFile : fromFile !== undefined && fromFile.trim() !== '';
+    // The file's value is used when read from it, or when loaded from it into the environment already (Bun does), with
+    // a "$" that Bun expanded to nothing read as written, as elsewhere.
+    const fromFileUsed = set
+      ? own === fromFile || loadedExpandedByBun(fromFile, own, real)
+      : fromFile !== undefined && fromFile.trim() !== '';
     if (file.cut.has(key) && (!set || fromFileUsed)) cutWarning(path as string, key);
     if (fromFileUsed) return { value: fromFile as string, source: { kind: 'file', path: path as string } };
     if (set) return { value: own, source: { kind: 'environment' } };
