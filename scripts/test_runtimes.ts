@@ -53,6 +53,7 @@ const sandbox = await startSandbox({ testMode: true });
 const dollar = await startSandbox({ testMode: true, password: 'pa$word1-p@$w0rd!' });
 const dollarEnvFile = join(scratchDir('runtimes-bun-dollar-'), '.env');
 writeFileSync(dollarEnvFile, Object.entries(dollar.env).map(([key, value]) => `${key}=${value}\n`).join(''));
+const dollarEnv = { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_ENV_FILE: dollarEnvFile, NO_COLOR: '1' };
 const redis = redisRequired() ? await startRedis() : undefined;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env, NO_COLOR: '1' };
 const withRedis = { ...env, SLICER_STORE_URL: redis?.url };
@@ -134,13 +135,21 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
     1,
   ],
   ['bun smoke', BUN[0], [...BUN.slice(1), '--no-env-file', 'scripts/runtime_smoke.ts'], /smoke ok bun/],
-  // Bun loads an env file itself and expands "$word1" in it; the password is read as written there, as under Node.
+  // Bun, and Deno with --env-file, load an env file themselves and expand "$word1" in it; the password is read as
+  // written there, as under Node.
   [
     'bun, a "$" in the password in .env',
     BUN[0],
     [...BUN.slice(1), `--env-file=${dollarEnvFile}`, 'src/cli.ts', 'token'],
     /^[\w-]{20,}$/m,
-    { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_ENV_FILE: dollarEnvFile, NO_COLOR: '1' },
+    dollarEnv,
+  ],
+  [
+    'deno --env-file, a "$" in the password in .env',
+    DENO[0],
+    denoCli([`--allow-read=.,${dollarEnvFile}`, `--env-file=${dollarEnvFile}`], 'token'),
+    /^[\w-]{20,}$/m,
+    dollarEnv,
   ],
   // The CLI on Bun, spawned as a user runs it.
   ['bun src/cli.ts token', BUN[0], [...BUN.slice(1), '--no-env-file', 'src/cli.ts', 'token'], /^[\w-]{20,}$/m],

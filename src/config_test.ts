@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { createAuthClient } from './client.ts';
 import { parseConfig } from './config.ts';
 import { resolveScope } from './scope_target.ts';
-import { expandedByBun, readEnv } from './env.ts';
+import { expandedUnset, type Expander, readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from './errors.ts';
 import { scratchDir } from './testing/scratch.ts';
 
@@ -154,33 +154,46 @@ describe('configuration', () => {
     );
   });
 
-  test('a "$" that Bun expanded to nothing, in a value it loaded from the env file, is told from a value of the environment', () => {
-    // Bun's own readings of these values, seen with bun 1.4.5; `written` is dotenv's.
-    const cases: [written: string, loaded: string, env: Record<string, string>, bun: boolean][] = [
-      ['pa$word1', 'pa', {}, true],
-      ['p@$w0rd!', 'p@!', {}, true],
-      ['a${UNSET}b', 'ab', {}, true],
-      ['a$$b', 'a$', {}, true],
-      ['a\\$X$Y', 'a$X', {}, true],
-      ['x$HOME-$NONE', 'x/home/u-', { HOME: '/home/u' }, true],
-      // A variable that is set, or a default: an expansion meant as such.
-      ['a$HOME', 'a/home/u', { HOME: '/home/u' }, false],
-      ['a${X:-def}b', 'adefb', {}, false],
-      ['${X:-def}$Y', 'def', {}, true],
-      // A value of the environment itself, not Bun's reading of the file's.
-      ['pa$word1', 'another', {}, false],
-      ['pa$word1', 'pa$word1', {}, false],
-      ['plain', 'plain2', {}, false],
+  test('a "$" that Bun or Deno expanded to nothing, in a value it loaded from the env file, is told from the environment\'s', () => {
+    // The runtimes' own readings of these values, seen with bun 1.4.5 and deno 2.9.6 (--env-file); `written` is dotenv's.
+    const cases: [Expander, written: string, loaded: string, env: Record<string, string>, expanded: boolean][] = [
+      ['bun', 'pa$word1', 'pa', {}, true],
+      ['bun', 'p@$w0rd!', 'p@!', {}, true],
+      ['bun', 'a${UNSET}b', 'ab', {}, true],
+      ['bun', 'a$$b', 'a$', {}, true],
+      ['bun', 'a\\$X$Y', 'a$X', {}, true],
+      ['bun', 'x$HOME-$NONE', 'x/home/u-', { HOME: '/home/u' }, true],
+      ['bun', '${X:-def}$Y', 'def', {}, true],
+      ['deno', 'pa$word1', 'pa', {}, true],
+      ['deno', 'p@$w0rd!', 'p@!', {}, true],
+      ['deno', 'a$-x', 'a-x', {}, true],
+      ['deno', 'a$$b', 'a', {}, true],
+      ['deno', 'a${X:-def}b', 'ab', {}, true],
+      ['deno', 'a\\$X$Y', 'a$X', {}, true],
+      ['deno', 'x${HOME}-$NONE', 'x/home/u-', { HOME: '/home/u' }, true],
+      // A variable that is set, or Bun's default: an expansion meant as such.
+      ['bun', 'a$HOME', 'a/home/u', { HOME: '/home/u' }, false],
+      ['deno', 'a$HOME', 'a/home/u', { HOME: '/home/u' }, false],
+      ['bun', 'a${X:-def}b', 'adefb', {}, false],
+      // Another runtime's reading, or a value of the environment itself.
+      ['bun', 'a$-x', 'a-x', {}, false],
+      ['bun', 'pa$word1', 'another', {}, false],
+      ['deno', 'pa$word1', 'pa$word1', {}, false],
+      ['bun', 'plain', 'plain2', {}, false],
     ];
-    for (const [written, loaded, env, bun] of cases) assert.equal(expandedByBun(written, loaded, env), bun, `${written} → ${loaded}`);
-    assert.equal(expandedByBun(undefined, '', {}), false, 'no value in the file');
-    // On Bun, that value in the environment is Bun's reading of the file's, and the file's is used; elsewhere nothing
-    // loads the file into the environment, and a value there wins, as always. (`bun test` runs this file too.)
+    for (const [expander, written, loaded, env, expanded] of cases) {
+      assert.equal(expandedUnset(expander, written, loaded, env), expanded, `${expander}: ${written} → ${loaded}`);
+    }
+    assert.equal(expandedUnset('bun', undefined, '', {}), false, 'no value in the file');
+    assert.equal(expandedUnset(undefined, 'pa$word1', 'pa', {}), false, 'Node expands nothing');
+    // Under Bun, and Deno, that value in the environment is their reading of the file's, and the file's is used; under
+    // Node nothing loads the file with expansions, and a value of the environment wins, as always. (`bun test` and
+    // `deno test` run this file too.)
     const file = join(scratchDir('slicer-env-'), '.env');
     writeFileSync(file, 'SLICER_PASSWORD=pa$word1\n');
     assert.deepEqual(
       readEnv({ env: { SLICER_PASSWORD: 'pa' }, envFile: file }).SLICER_PASSWORD,
-      process.versions.bun === undefined
+      process.versions.bun === undefined && process.versions.deno === undefined
         ? { value: 'pa', source: { kind: 'environment' } }
         : { value: 'pa$word1', source: { kind: 'file', path: file } },
     );

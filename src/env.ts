@@ -177,40 +177,60 @@ function readEnvFile(path: string, namedBy?: string): EnvFile {
   }
 }
 
-/** What Bun expands in an env file: `\$` (a `$`), `${NAME}`, `${NAME:-default}` and `$NAME`. */
-const BUN_EXPANSION = /\\\$|\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)/g;
+/** A runtime that loads an env file into the environment itself, expanding `$` there: Bun, and Deno with `--env-file`. */
+export type Expander = 'bun' | 'deno';
 
 /**
- * Whether Bun made `loaded` from an env file's `written` value (as dotenv reads it) by expanding a `$NAME` of a
- * variable that is not set to nothing: a "$" the file meant as written, as in a password. Bun loads `.env` into the
- * environment before the script runs, and expands there; dotenv, Node's `--env-file` and Deno do not.
+ * What each {@link Expander} expands, `\$` being a `$` to both. Bun: `${NAME}`, `${NAME:-default}` and `$NAME`; any
+ * other `$` stays. Deno: `${…}` and `$NAME`, with no default; a `$` before no name is dropped.
+ */
+const EXPANSIONS: Record<Expander, RegExp> = {
+  bun: /\\\$|\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)/g,
+  deno: /\\\$|\$\{([^}]*)\}|\$(\w*)/g,
+};
+
+/**
+ * Whether a runtime made `loaded` from an env file's `written` value (as dotenv reads it) by expanding a `$NAME` of a
+ * variable that is not set to nothing: a "$" the file meant as written, as in a password. dotenv and Node's
+ * `--env-file` read a `$` as written.
  *
+ * @param expander the runtime, and so its rules (undefined: one that expands nothing, Node)
  * @param written the file's value, as dotenv reads it (undefined: none)
  * @param loaded the environment's value
  * @param env the environment
- * @returns true when Bun's expansion of `written` is `loaded`, and took a variable that is not set
+ * @returns true when the runtime's expansion of `written` is `loaded`, and took a variable that is not set
  */
-export function expandedByBun(
+export function expandedUnset(
+  expander: Expander | undefined,
   written: string | undefined,
   loaded: string,
   env: Readonly<Record<string, string | undefined>>,
 ): boolean {
-  if (written === undefined) return false;
+  if (expander === undefined || written === undefined) return false;
   let unset = false;
-  const expanded = written.replace(BUN_EXPANSION, (whole: string, braced?: string, fallback?: string, bare?: string) => {
-    if (whole === '\\$') return '$';
-    const value = lookup(env, (braced ?? bare) as string);
-    if (typeof value === 'string') return value;
+  const value = (name: string, fallback?: string) => {
+    const found = lookup(env, name);
+    if (typeof found === 'string') return found;
     if (fallback !== undefined) return fallback;
     unset = true;
     return '';
-  });
+  };
+  const expanded = expander === 'bun'
+    ? written.replace(
+      EXPANSIONS.bun,
+      (whole: string, braced?: string, fallback?: string, bare?: string) =>
+        whole === '\\$' ? '$' : value((braced ?? bare) as string, fallback),
+    )
+    : written.replace(
+      EXPANSIONS.deno,
+      (whole: string, braced?: string, bare?: string) => whole === '\\$' ? '$' : value((braced ?? bare) as string),
+    );
   return unset && expanded === loaded;
 }
 
-/** {@link expandedByBun} on Bun, which loads `.env` into the environment itself; elsewhere nothing is. */
-// Stryker disable next-line all: Bun's side only on Bun, where npm run test:runtimes checks it
-const loadedExpandedByBun = process?.versions?.bun === undefined ? () => false : expandedByBun;
+/** This runtime's expansion, when it is Bun or Deno (whose `--env-file` expands); elsewhere nothing expands. */
+// Stryker disable next-line all: Node takes the last branch; npm run test:runtimes and the unit tests under Bun and Deno take the others
+const EXPANDER: Expander | undefined = process?.versions?.bun ? 'bun' : process?.versions?.deno ? 'deno' : undefined;
 
 /**
  * Collects variables: the real environment first, then the env file.
@@ -241,10 +261,10 @@ export function readEnv<K extends string = EnvKey>(
     const own = lookup(real, key);
     const fromFile = file.values[key];
     const set = own !== DENIED && own !== undefined && own.trim() !== '';
-    // The file's value is used when read from it, or when loaded from it into the environment already (Bun does), with
-    // a "$" that Bun expanded to nothing read as written, as elsewhere.
+    // The file's value is used when read from it, or when loaded from it into the environment already (Bun does, Deno
+    // with --env-file), with a "$" the runtime expanded to nothing read as written, as elsewhere.
     const fromFileUsed = set
-      ? own === fromFile || loadedExpandedByBun(fromFile, own, real)
+      ? own === fromFile || expandedUnset(EXPANDER, fromFile, own, real)
       : fromFile !== undefined && fromFile.trim() !== '';
     if (file.cut.has(key) && (!set || fromFileUsed)) cutWarning(path as string, key);
     if (fromFileUsed) return { value: fromFile as string, source: { kind: 'file', path: path as string } };
