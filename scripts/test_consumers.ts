@@ -230,7 +230,8 @@ try {
       'quick start, npm: npx slicer-auth init --sandbox',
       quick,
       ['npx', 'slicer-auth', 'init', '--sandbox', '--port', String(port)],
-      /wrote \.env[\s\S]*wrote first-call\.mts/,
+      // Installed here: the next step runs the script, with no install step.
+      /wrote \.env[\s\S]*wrote first-call\.mts[\s\S]*in another terminal, then npx tsx first-call\.mts /,
       quickEnv,
     );
     const stop = await backgroundSandbox(quick, ['npx', 'slicer-auth'], port);

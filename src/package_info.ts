@@ -3,7 +3,7 @@
  * runs: the sources of a clone, or the built `dist/` of an installed package.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
@@ -37,4 +37,23 @@ export function packageVersion(): string {
  */
 export function envExampleFile(): string {
   return relative(process.cwd(), join(packageRoot(), '.env.example'));
+}
+
+/**
+ * Whether a script in `dir` can import this package by name: it is installed there or above (`node_modules`), named
+ * in a Deno config there or above (`deno add npm:slicer-auth`), or that folder is this package's own clone.
+ *
+ * @param dir the script's folder
+ * @returns true when one of these holds
+ */
+export function importableFrom(dir: string): boolean {
+  for (let at = resolve(dir);; at = dirname(at)) {
+    if (existsSync(join(at, 'node_modules', 'slicer-auth', 'package.json'))) return true;
+    const own = join(at, 'package.json');
+    if (existsSync(own) && (JSON.parse(readFileSync(own, 'utf8')) as { name?: string }).name === 'slicer-auth') return true;
+    for (const config of ['deno.json', 'deno.jsonc']) {
+      if (existsSync(join(at, config)) && readFileSync(join(at, config), 'utf8').includes('npm:slicer-auth')) return true;
+    }
+    if (dirname(at) === at) return false;
+  }
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type Finished, freePort, ROOT, runTs } from '../testing/processes.ts';
+import { importableFrom } from '../package_info.ts';
 import { main } from './main.ts';
 import type { Io } from './usage.ts';
 import { runTokenName } from '../auth_ui/run_tokens.ts';
@@ -145,7 +146,7 @@ describe('CLI: init', () => {
     assert.match(env, /npx slicer-auth sandbox --port 9911/);
     assert.match(
       run.out,
-      /Next: "npx slicer-auth sandbox --port 9911" in another terminal, then cd \S+, then npx tsx first-call\.mts \(or: bun first-call\.mts, deno run -A first-call\.mts\)\./,
+      /Next: "npx slicer-auth sandbox --port 9911" in another terminal, then cd \S+, then npm install slicer-auth tsx \(or: bun add slicer-auth, deno add npm:slicer-auth\), then npx tsx first-call\.mts \(or: bun first-call\.mts, deno run -A first-call\.mts\)\./,
     );
     assert.equal(statSync(join(dir, '.env')).mode & 0o777, 0o600);
     assert.match(
@@ -182,14 +183,18 @@ describe('CLI: init', () => {
     assert.equal(made.code, 0, made.err);
     assert.match(readFileSync(join(root, 'new', 'project', '.env'), 'utf8'), /^SLICER_AUTH_URL=http:\/\/127\.0\.0\.1:8787$/m);
     const next = (run: { out: string }) => /^Next: .*$/m.exec(run.out)?.[0];
+    const INSTALL = 'npm install slicer-auth tsx (or: bun add slicer-auth, deno add npm:slicer-auth)';
     assert.equal(
       next(made),
       `Next: "npx slicer-auth sandbox" in another terminal, then cd ${
         join(root, 'new', 'project')
-      }, then npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts).`,
+      }, then ${INSTALL}, then npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts).`,
     );
     const quoted = await cli(['init', '--dir', join(root, "it's mine")]);
-    assert.match(next(quoted) ?? '', new RegExp(`, then cd '${root}/it'\\\\''s mine', then npx tsx first-call\\.mts `));
+    assert.match(
+      next(quoted) ?? '',
+      new RegExp(`, then cd '${root}/it'\\\\''s mine', then npm install slicer-auth tsx .*, then npx tsx first-call\\.mts `),
+    );
     const home = process.cwd();
     process.chdir(join(root, 'new'));
     try {
@@ -197,11 +202,24 @@ describe('CLI: init', () => {
       assert.equal(here.code, 0, here.err);
       assert.equal(
         next(here),
-        'Next: "npx slicer-auth sandbox" in another terminal, then npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts).',
+        `Next: "npx slicer-auth sandbox" in another terminal, then ${INSTALL}, then npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts).`,
       );
     } finally {
       process.chdir(home);
     }
+    // Where the script can import the package by name (installed above it, or named in a Deno config), no install step.
+    mkdirSync(join(root, 'installed', 'node_modules', 'slicer-auth'), { recursive: true });
+    writeFileSync(join(root, 'installed', 'node_modules', 'slicer-auth', 'package.json'), '{"name":"slicer-auth"}');
+    writeFileSync(join(root, 'deno.json'), '{"imports":{"slicer-auth":"npm:slicer-auth@^0.3.0"}}');
+    for (const dir of [join(root, 'installed', 'scripts'), join(root, 'deno')]) {
+      assert.equal(
+        next(await cli(['init', '--dir', dir])),
+        `Next: fill in .env (the URLs, your user and password, the service ids), then cd ${dir}, then npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts).`,
+        dir,
+      );
+    }
+    // This clone imports itself by name.
+    assert.ok(importableFrom(ROOT), 'the clone');
     writeFileSync(join(root, 'file'), 'not a folder');
     const refused = await cli(['init', '--dir', join(root, 'file', 'project')]);
     assert.deepEqual([refused.code, refused.out], [1, '']);

@@ -12,10 +12,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { importableFrom } from '../package_info.ts';
 import { createSandbox } from '../sandbox/mod.ts';
 import { renderEnvExample } from './env_example.ts';
 import { envLines } from './sandbox_command.ts';
 import { EXIT, type Io, numberFlag, UsageError } from './usage.ts';
+
+/** How to install the package for the first script, on each runtime. */
+const INSTALL = 'npm install slicer-auth tsx (or: bun add slicer-auth, deno add npm:slicer-auth)';
 
 /** How to run the first script, on each runtime. */
 const RUN_FIRST_CALL = 'npx tsx first-call.mts (or: bun first-call.mts, deno run -A first-call.mts)';
@@ -99,8 +103,13 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   }
   const gitignore = ignoreEnvInGit(dir);
   if (gitignore) io.out(`added .env to ${gitignore}, so that git does not take the password it will hold`);
-  // The first script reads the .env of the folder it runs in: from another folder, it first goes to the new one.
-  const run = resolve(dir) === resolve('.') ? RUN_FIRST_CALL : `cd ${shellWord(dir)}, then ${RUN_FIRST_CALL}`;
+  // The first script reads the .env of the folder it runs in: from another folder, it first goes to the new one. It
+  // imports the package by name: where that cannot be, the package is installed first.
+  const run = [
+    ...(resolve(dir) === resolve('.') ? [] : [`cd ${shellWord(dir)}`]),
+    ...(importableFrom(dir) ? [] : [INSTALL]),
+    RUN_FIRST_CALL,
+  ].join(', then ');
   io.out(
     values.sandbox
       ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then ${run}.`
