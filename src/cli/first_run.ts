@@ -7,8 +7,8 @@ import { readEnv } from '../env.ts';
 
 /** The fix for a set-up where no SLICER_* variable is set anywhere. */
 export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the ' +
-  'environment or .env (.env.example lists every setting); to try it on the embedded sandbox first, run ' +
-  '"npx slicer-auth demo", or "npx slicer-auth sandbox" and put the lines it prints into .env';
+  'environment or .env ("npx slicer-auth init" writes a .env that lists every setting, with its meaning); to try it on the ' +
+  'embedded sandbox first, run "npx slicer-auth demo", or "npx slicer-auth init --sandbox" and "npx slicer-auth sandbox"';
 
 /**
  * Whether no SLICER_* setting is set, neither in the environment nor in the env file.

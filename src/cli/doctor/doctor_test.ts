@@ -90,7 +90,7 @@ describe('slicer-auth doctor', () => {
         () => Object.fromEntries(Object.keys(h.sandbox.env).concat('SLICER_USERNAME', 'SLICER_PASSWORD').map((k) => [k, undefined])),
         'configuration',
         /nothing is configured/,
-        /fix: set SLICER_AUTH_URL, .*to try it on the embedded sandbox first, run "npx slicer-auth demo"/,
+        /fix: set SLICER_AUTH_URL, .*\("npx slicer-auth init" writes a \.env that lists every setting, with its meaning\); to try it on the embedded sandbox first, run "npx slicer-auth demo", or "npx slicer-auth init --sandbox" and "npx slicer-auth sandbox"$/,
       ],
       [
         'a wrong password',
