@@ -39,21 +39,26 @@ export function envExampleFile(): string {
   return relative(process.cwd(), join(packageRoot(), '.env.example'));
 }
 
+/** Whether a file exists and its text matches, without throwing (a user's file may be anything, or unreadable). */
+function holds(file: string, pattern: RegExp): boolean {
+  try {
+    return pattern.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether a script in `dir` can import this package by name: it is installed there or above (`node_modules`), named
- * in a Deno config there or above (`deno add npm:slicer-auth`), or that folder is this package's own clone.
+ * in a Deno config there or above (`deno add npm:slicer-auth`), or the folder is in this package's own clone.
  *
  * @param dir the script's folder
  * @returns true when one of these holds
  */
 export function importableFrom(dir: string): boolean {
   for (let at = resolve(dir);; at = dirname(at)) {
-    if (existsSync(join(at, 'node_modules', 'slicer-auth', 'package.json'))) return true;
-    const own = join(at, 'package.json');
-    if (existsSync(own) && (JSON.parse(readFileSync(own, 'utf8')) as { name?: string }).name === 'slicer-auth') return true;
-    for (const config of ['deno.json', 'deno.jsonc']) {
-      if (existsSync(join(at, config)) && readFileSync(join(at, config), 'utf8').includes('npm:slicer-auth')) return true;
-    }
+    if (existsSync(join(at, 'node_modules', 'slicer-auth', 'package.json')) || at === packageRoot()) return true;
+    if (holds(join(at, 'deno.json'), /npm:slicer-auth\b/) || holds(join(at, 'deno.jsonc'), /npm:slicer-auth\b/)) return true;
     if (dirname(at) === at) return false;
   }
 }
