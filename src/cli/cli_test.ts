@@ -128,9 +128,10 @@ test('CLI: sandbox on a busy port says so and names --port', async () => {
   try {
     const run = await cli(['sandbox', '--port', String(busy.port)]);
     assert.equal(run.code, 1);
-    assert.match(
+    assert.equal(
       run.err,
-      new RegExp(`Port ${busy.port} of 127\\.0\\.0\\.1 is in use: .*choose another with --port <n> \\(--port 0 picks a free one\\)`),
+      `Port ${busy.port} of 127.0.0.1 is in use: stop what listens there, or choose another with --port <n> (--port 0 picks a free ` +
+        'one) and point .env at it: "npx slicer-auth init --sandbox --force --port <n>", or paste the lines it prints\n',
     );
   } finally {
     await busy.close();

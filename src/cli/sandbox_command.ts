@@ -87,7 +87,10 @@ export async function sandboxCommand(args: string[], io: Io): Promise<number> {
     });
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
-    io.err(`Port ${port} of 127.0.0.1 is in use: stop what listens there, or choose another with --port <n> (--port 0 picks a free one)`);
+    io.err(
+      `Port ${port} of 127.0.0.1 is in use: stop what listens there, or choose another with --port <n> (--port 0 picks a ` +
+        'free one) and point .env at it: "npx slicer-auth init --sandbox --force --port <n>", or paste the lines it prints',
+    );
     return EXIT.FAILED;
   }
   io.out(`Sandbox listening on ${sandbox.env.SLICER_AUTH_URL}${sandbox.testMode ? ' (test mode: /__test controls on)' : ''}`);
