@@ -184,6 +184,10 @@ describe('paths', () => {
   });
 });
 
+/** The values a configuration's messages are redacted by, in clear. */
+const revealed = (config: Parameters<typeof secretsOf>[0]) =>
+  secretsOf(config).map((value) => (typeof value === 'string' ? value : value.reveal()));
+
 describe('redaction follows the table', () => {
   test("every setting marked secret, and only those (plus a Redis URL's password), is what messages are redacted by", () => {
     const config = parseConfig({
@@ -195,7 +199,7 @@ describe('redaction follows the table', () => {
       SLICER_STORE_URL: 'redis://:store-pw-4@127.0.0.1:6379/0',
       SLICER_STORE_KEY: 'key-5',
     });
-    const shown = secretsOf(config).map((value) => (typeof value === 'string' ? value : value.reveal()));
+    const shown = revealed(config);
     const marked = Object.values(SETTINGS).filter((s) => 'secret' in s).map((s) => s.env);
     assert.deepEqual(marked, [
       'SLICER_PASSWORD',
@@ -208,10 +212,7 @@ describe('redaction follows the table', () => {
   });
 
   test("a Redis URL's password is redacted decoded, or as written when it does not decode (a lone %); an address alone is not", () => {
-    const secrets = (url: string) =>
-      secretsOf(parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STORE_URL: url })).map((
-        value,
-      ) => (typeof value === 'string' ? value : value.reveal()));
+    const secrets = (url: string) => revealed(parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STORE_URL: url }));
     assert.deepEqual(secrets('redis://:p%40ss@127.0.0.1:6379/0'), ['redis://:p%40ss@127.0.0.1:6379/0', 'p@ss']);
     // The counterexample fast-check found (seed 452429231): createAuthClient threw a bare URIError instead of an AuthError.
     assert.deepEqual(secrets('redis://user:Q7aaaa%a@127.0.0.1:6379/0'), ['redis://user:Q7aaaa%a@127.0.0.1:6379/0', 'Q7aaaa%a']);
@@ -219,10 +220,12 @@ describe('redaction follows the table', () => {
     // options, a password among them, from the query).
     assert.deepEqual(secrets('redis://127.0.0.1:6379/0'), []);
     const others = { SLICER_SERVICE_ID: 's', SLICER_PASSWORD: 'pw-1', SLICER_STORE_KEY: 'key-2' };
-    const shown = (config: Parameters<typeof secretsOf>[0]) =>
-      secretsOf(config).map((value) => (typeof value === 'string' ? value : value.reveal()));
-    assert.deepEqual(shown(parseConfig({ ...others, SLICER_STORE_URL: 'redis://127.0.0.1:6379/0' })), ['pw-1', 'key-2'], 'the others stay');
-    assert.deepEqual(shown(parseConfig(others)), ['pw-1', 'key-2'], 'no Redis URL');
+    assert.deepEqual(
+      revealed(parseConfig({ ...others, SLICER_STORE_URL: 'redis://127.0.0.1:6379/0' })),
+      ['pw-1', 'key-2'],
+      'the others stay',
+    );
+    assert.deepEqual(revealed(parseConfig(others)), ['pw-1', 'key-2'], 'no Redis URL');
     assert.deepEqual(secrets('rediss://cache.internal'), []);
     assert.deepEqual(secrets('redis://user@127.0.0.1:6379'), ['redis://user@127.0.0.1:6379']);
     assert.deepEqual(secrets('redis://127.0.0.1:6379/0?password=q-pw'), ['redis://127.0.0.1:6379/0?password=q-pw']);
