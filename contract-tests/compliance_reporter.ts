@@ -65,6 +65,16 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 
 /**
+ * Each reason once, in first-seen order: one given by several checks (a skip of a whole group) names how many, as
+ * `skipped (11 checks): why`.
+ */
+function counted(reasons: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const reason of reasons) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => count === 1 ? reason : reason.replace(': ', ` (${count} checks): `));
+}
+
+/**
  * Builds the rows from the run's tests.
  *
  * @param tests every test of the run, after it
@@ -111,7 +121,10 @@ function complianceRows(tests: readonly TestCase[]): ComplianceRow[] {
       row.reasons.push(`warning: ${warning}`);
     } else row.passed++;
   }
-  for (const row of rows.values()) row.status = row.failed > 0 ? 'failed' : row.skipped === row.checks ? 'not checked' : 'passed';
+  for (const row of rows.values()) {
+    row.status = row.failed > 0 ? 'failed' : row.skipped === row.checks ? 'not checked' : 'passed';
+    row.reasons = counted(row.reasons);
+  }
   return [...rows.values()].sort((a, b) => a.clause.localeCompare(b.clause, 'en', { numeric: true }) || a.kind.localeCompare(b.kind));
 }
 

@@ -13,6 +13,7 @@ import { inflateRawSync } from 'node:zlib';
 import type { UiVariant } from '../src/sandbox/mod.ts';
 import type { Violation } from '../src/sandbox/store.ts';
 import { runProcess } from '../src/testing/processes.ts';
+import type { ComplianceRow } from './compliance_reporter.ts';
 
 interface JsonTest {
   annotations: { type: string; description?: string }[];
@@ -106,7 +107,7 @@ export interface Run {
     seed: string;
     version: string;
     part: string;
-    clauses: { clause: string; status: string }[];
+    clauses: ComplianceRow[];
   };
   /** What the run printed. */
   output: string;
