@@ -6,12 +6,12 @@
  * inherit); the login is sealed with it (AES-256-GCM, as the shared token
  * stores seal their entries: `src/stores/seal.ts`), bound to the service and
  * user, in a file its owner alone may read (0600, in a 0700 folder); the
- * global teardown removes it. A file of another run, or sealed for another
+ * global teardown removes it (and its folder, left empty). A file of another run, or sealed for another
  * service or user, or altered, does not open: the login is redone. So no
  * session is left on disk, and the file tells nothing while it is there.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import process from 'node:process';
 import type { BrowserContextOptions } from '@playwright/test';
@@ -89,12 +89,17 @@ export async function openLogin(path: string, owner: LoginOwner): Promise<Storag
 }
 
 /**
- * Removes the run's saved login at its end.
+ * Removes the run's saved login at its end, and its folder when nothing else is in it (the suite made it).
  *
  * @param path the file
  */
 export function forgetLogin(path: string): void {
   rmSync(path, { force: true });
+  try {
+    rmdirSync(dirname(path));
+  } catch {
+    // not empty (another run's login, files of the user's own), or not there
+  }
 }
 
 /**

@@ -91,6 +91,14 @@ describe("the run's saved browser login", () => {
     assert.equal(readFileSync(join(dirname(path), 'ui-state-another-run.json'), 'utf8'), 'another run’s');
     forgetLogin(fresh()); // nothing saved: nothing to do
   });
+
+  test('takes its folder with it when nothing else is in it', async () => {
+    const path = fresh();
+    await saveLogin(path, state, owner);
+    forgetLogin(path);
+    assert.equal(existsSync(dirname(path)), false);
+    assert.equal(existsSync(dirname(dirname(path))), true, 'the folder around it is kept');
+  });
 });
 
 describe('the login an earlier version saved in clear', () => {
