@@ -84,10 +84,15 @@ function assertKnownOptions(options: AuthClientOptions): void {
   const known = [...Object.keys(SETTINGS), ...Object.keys(CODE_OPTIONS)];
   const unknown = Object.keys(options).filter((key) => !known.includes(key) && !(key in FORMER_OPTIONS));
   if (unknown.length === 0) return;
+  // A variable's name, or its camelCase (`tokenTransport`), names the setting's option (`transport`).
+  const bare = (name: string) => name.toLowerCase().replace('slicer_', '').replace(/_/g, '');
   throw new ConfigError(unknown.map((key) => {
+    const variable = Object.entries(SETTINGS).find(([, setting]) => bare(setting.env) === bare(key));
     const near = closest(key, known);
     const hint = (KY_OPTIONS as readonly string[]).includes(key)
       ? ` (a ky option: give it as ky: { ${key} })`
+      : variable
+      ? ` (did you mean ${variable[0]}? the option for ${variable[1].env})`
       : near
       ? ` (did you mean ${near}?)`
       : '';

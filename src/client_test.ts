@@ -37,17 +37,28 @@ test("baseUrl tells a script where a scope's relative paths go, as configured", 
   );
 });
 
-test('an option the client does not take is refused, with the closest it takes; a former name is still taken', () => {
+test('an option the client does not take is refused, with the closest it takes (or the option of the variable it spells); a former name is still taken', () => {
   const settings = { env: { SLICER_SERVICE_ID: 'slicer-id' }, envFile: false } as const;
-  const given = { ...settings, authURL: 'https://auth.example.com', frobnicate: 1, timeout: 5_000 } as AuthClientOptions;
+  const given = {
+    ...settings,
+    authURL: 'https://auth.example.com',
+    frobnicate: 1,
+    timeout: 5_000,
+    tokenTransport: 'post',
+    refreshMargin: 60,
+    SLICER_STORE_URL: 'redis://127.0.0.1:6379/0',
+  } as AuthClientOptions;
   assert.throws(() => createAuthClient(given), (error: unknown) => {
     assert.ok(isAuthError(error) && error.code === ErrorCode.CONFIG_INVALID);
     assert.equal(
       error.message,
       'Cannot configure the slicer client: fix these settings (environment, .env or client options):\n' +
-        '  - authURL: not an option of createAuthClient (did you mean authUrl?)\n' +
+        '  - authURL: not an option of createAuthClient (did you mean authUrl? the option for SLICER_AUTH_URL)\n' +
         '  - frobnicate: not an option of createAuthClient\n' +
-        '  - timeout: not an option of createAuthClient (a ky option: give it as ky: { timeout })',
+        '  - timeout: not an option of createAuthClient (a ky option: give it as ky: { timeout })\n' +
+        '  - tokenTransport: not an option of createAuthClient (did you mean transport? the option for SLICER_TOKEN_TRANSPORT)\n' +
+        '  - refreshMargin: not an option of createAuthClient (did you mean refreshMarginSeconds?)\n' +
+        '  - SLICER_STORE_URL: not an option of createAuthClient (did you mean storeUrl? the option for SLICER_STORE_URL)',
     );
     return true;
   });
