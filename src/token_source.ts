@@ -127,6 +127,7 @@ export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
 export async function sendGrantRequest(options: TokenSourceOptions, scope: string): Promise<Response> {
   const url = tokenEndpoint(options.authUrl);
   const timeout = options.timeoutMs ?? DEFAULTS.tokenTimeoutMs;
+  const retries = options.retries ?? DEFAULTS.tokenRetries;
   const body = new URLSearchParams({
     grant_type: 'password',
     username: options.username,
@@ -144,7 +145,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       timeout,
       throwHttpErrors: (status) => RETRY_STATUSES.includes(status),
       retry: {
-        limit: options.retries ?? DEFAULTS.tokenRetries,
+        limit: retries,
         methods: ['post'],
         statusCodes: RETRY_STATUSES,
         retryOnTimeout: true,
@@ -162,13 +163,15 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
   } catch (error) {
     const secrets = [options.password];
     const where = `Cannot get a token for scope "${redact(scope, secrets)}" from ${url}`;
+    // Said only when the request was asked again (the doctor asks once).
+    const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
     if (isHTTPError(error)) {
       const status = `${error.response.status} ${error.response.statusText}`.trim();
       const oauth = await oauthFields(error.response, secrets);
       const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
       const asked = askedTooLong(error, options.clock);
       const tried = asked === undefined
-        ? ' after retries'
+        ? afterRetries
         : `; it asks for ${Math.ceil(asked / 1000)} s before the next request (Retry-After), so it was not asked again`;
       // A 4xx carrying an OAuth error (429 invalid_grant for a locked account) is a refusal, whatever its status.
       if (oauth.error && error.response.status < 500) {
@@ -194,7 +197,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       );
     }
     if (isTimeoutError(error) || error instanceof BodyTimeoutError) {
-      throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout), after retries`);
+      throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout)${afterRetries}`);
     }
     const found = networkCause(error);
     const cause = found === undefined ? undefined : redact(found, secrets);

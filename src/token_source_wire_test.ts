@@ -127,7 +127,7 @@ describe('token source on the wire', () => {
     const s = source([reply('503 ', JSON.stringify({ error: 'temporarily_unavailable', error_description: 'maintenance' }))]);
     const error = await failure(s);
     assert.ok(error instanceof TokenEndpointUnavailableError);
-    assert.equal(error.message, `${where()}: the token endpoint answered 503 temporarily_unavailable: maintenance after retries`);
+    assert.equal(error.message, `${where()}: the token endpoint answered 503 temporarily_unavailable: maintenance`);
     assert.equal(error.status, 503);
   });
 
@@ -136,25 +136,38 @@ describe('token source on the wire', () => {
     const error = await failure(source([reply('503 Service Unavailable', said)]));
     assert.equal(
       error.message,
-      `${where()}: the token endpoint answered 503 Service Unavailable temporarily_unavailable: cannot check [redacted] now ([redacted]) after retries`,
+      `${where()}: the token endpoint answered 503 Service Unavailable temporarily_unavailable: cannot check [redacted] now ([redacted])`,
     );
   });
 
   test('a 500 carrying an OAuth error is unavailable, not a refusal', async () => {
     const error = await failure(source([reply('500 Internal Server Error', '{"error": "server_error"}')]));
     assert.ok(error instanceof TokenEndpointUnavailableError);
-    assert.equal(error.message, `${where()}: the token endpoint answered 500 Internal Server Error server_error after retries`);
+    assert.equal(error.message, `${where()}: the token endpoint answered 500 Internal Server Error server_error`);
+  });
+
+  test('an answer that stays unavailable names how often it was asked again: no retry is said when none was made', async () => {
+    const down = () => reply('503 Service Unavailable', 'down', 'text/plain');
+    const twice = await failure(source([down(), down(), down()], { retries: 2 }));
+    assert.equal(received.length, 3);
+    assert.equal(twice.message, `${where()}: the token endpoint answered 503 Service Unavailable after 2 retries`);
+    const once = await failure(source([down(), down()], { retries: 1 }));
+    assert.equal(received.length, 2);
+    assert.equal(once.message, `${where()}: the token endpoint answered 503 Service Unavailable after 1 retry`);
+    const none = await failure(source([down()]));
+    assert.equal(received.length, 1);
+    assert.equal(none.message, `${where()}: the token endpoint answered 503 Service Unavailable`);
   });
 
   test('a 429 without OAuth fields is unavailable; with an OAuth error it is a refusal', async () => {
     const busy = await failure(source([reply('429 Too Many Requests', 'slow down', 'text/plain')]));
     assert.ok(busy instanceof TokenEndpointUnavailableError);
-    assert.equal(busy.message, `${where()}: the token endpoint answered 429 Too Many Requests after retries`);
+    assert.equal(busy.message, `${where()}: the token endpoint answered 429 Too Many Requests`);
     const locked = await failure(
       source([reply('429 Too Many Requests', JSON.stringify({ error_description: 'wait', error: 'invalid_grant' }))]),
     );
     assert.ok(locked instanceof TokenRequestRejectedError);
-    assert.equal(locked.message, `${where()}: the token endpoint answered 429 Too Many Requests invalid_grant: wait after retries`);
+    assert.equal(locked.message, `${where()}: the token endpoint answered 429 Too Many Requests invalid_grant: wait`);
     assert.equal(locked.status, 429);
   });
 
@@ -186,7 +199,7 @@ describe('token source on the wire', () => {
     assert.equal(received.length, 2);
     // Exactly 30 s is within what is waited: with no retries left, the usual words.
     const full = await failure(source([asking('503 Service Unavailable', '30', '{}')]));
-    assert.equal(full.message, `${where()}: the token endpoint answered 503 Service Unavailable after retries`);
+    assert.equal(full.message, `${where()}: the token endpoint answered 503 Service Unavailable`);
   });
 
   test("retries wait a random share of ky's backoff, drawn from the injected source", async () => {
@@ -219,7 +232,7 @@ describe('token source on the wire', () => {
     while (received.length === 0 || s.clock.pending() === 0) await new Promise((resolve) => setImmediate(resolve));
     s.clock.advance(5_000);
     const error = await pending;
-    assert.equal(error.message, `${where()}: no complete answer within 5000 ms (timeout), after retries`);
+    assert.equal(error.message, `${where()}: no complete answer within 5000 ms (timeout)`);
     const ok = source([reply('200 OK', GOOD)]);
     await ok.get();
     assert.equal(ok.clock.pending(), 0, "the body's time limit is cancelled once it arrived");

@@ -159,7 +159,7 @@ describe('slicer-auth doctor', () => {
           return { SLICER_PREDICT_SERVICE_ID: undefined };
         },
         'token request (slicer)',
-        /answered 429 Too Many Requests after retries\n/,
+        /answered 429 Too Many Requests\n/,
         /fix: the token endpoint limits how often it is asked \(429\): wait as long as it asks, then run again; processes/,
       ],
       [
@@ -169,7 +169,7 @@ describe('slicer-auth doctor', () => {
           return { SLICER_PREDICT_SERVICE_ID: undefined };
         },
         'token request (slicer)',
-        /answered 429 Too Many Requests invalid_grant: locked after retries\n/,
+        /answered 429 Too Many Requests invalid_grant: locked\n/,
         /fix: check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked/,
       ],
       [
