@@ -71,16 +71,54 @@ export function isServiceRefusal(refusal: { readonly status: number; readonly re
   return refusal.status === 401 && BEARER_CHALLENGE.test(refusal.response?.headers.get('www-authenticate') ?? '');
 }
 
-/** The OAuth `error` and `error_description` of an answer (RFC 6749 §5.2), redacted; empty when it has none. */
-export async function oauthFields(response: Response, secrets: readonly (string | Secret)[]) {
+/** The longest part of an answer's own words put in a message. */
+const SAID_CHARS = 160;
+
+/** How deep into an answer's JSON its words are looked for. */
+const SAID_DEPTH = 8;
+
+/**
+ * The words of a JSON answer: each string, number or boolean in it, after the name it stands under
+ * (`{"detail":"Bad credentials"}` is `detail: Bad credentials`), unescaped, so that a secret is redacted in them as sent.
+ */
+function wordsOf(value: unknown, name: string | undefined, depth = 0): string[] {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return [name === undefined ? String(value) : `${name}: ${value}`];
+  }
+  // What is left of JSON is null, an array or an object.
+  if (value === null || depth === SAID_DEPTH) return [];
+  return Array.isArray(value)
+    ? value.flatMap((item) => wordsOf(item, name, depth + 1))
+    : Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => wordsOf(item, key, depth + 1));
+}
+
+/**
+ * What a failing answer says (RFC 6749 §5.2 or not): its OAuth `error` and `error_description`, redacted, and the words
+ * for a message: those fields, else the answer's own words (`detail: Bad credentials`, as a server that does not follow
+ * §5.2 answers), redacted, on one line, cut at {@link SAID_CHARS} characters; nothing for an empty body or an HTML page.
+ *
+ * @param response the answer
+ * @param secrets values to redact
+ * @returns the OAuth fields (empty when it has none) and the detail for a message ("" when there is none)
+ */
+export async function failureWords(response: Response, secrets: readonly (string | Secret)[]) {
+  const text = await response.text(); // read in full already (token_source.ts): this cannot fail
   let json: unknown;
   try {
-    json = JSON.parse(await response.text());
+    json = JSON.parse(text);
   } catch {
-    // not JSON: no OAuth fields (the schema below refuses undefined)
+    // not JSON: no OAuth fields (the schema refuses undefined), and the text is the words
   }
-  return oauthOf(json, secrets);
+  const oauth = oauthOf(json, secrets);
+  const html = text.trimStart().startsWith('<') || (response.headers.get('content-type')?.includes('html') ?? false);
+  // Redacted before its spaces are touched: a secret may hold them.
+  const line = redact(json === undefined ? text : wordsOf(json, undefined).join('; '), secrets).replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  const said = line.length > SAID_CHARS ? `${line.slice(0, SAID_CHARS)}…` : line;
+  return { oauth, detail: oauthDetail(oauth) || (said && !html ? `(said: ${said})` : '') };
 }
+
+/** The OAuth fields as a message says them: `invalid_grant: Bad credentials`. */
+const oauthDetail = (oauth: ReturnType<typeof oauthOf>) => [oauth.error, oauth.error_description].filter(Boolean).join(': ');
 
 /** The OAuth fields of a parsed body, as {@link oauthFields} returns them. */
 function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
@@ -94,8 +132,12 @@ function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
  * The error for a refused token request: its status and OAuth fields, and for a status that says nothing takes
  * token requests there, the address to check.
  */
-function refused(where: string, response: Response, oauth: ReturnType<typeof oauthOf>): TokenRequestRejectedError {
-  const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+function refused(
+  where: string,
+  response: Response,
+  oauth: ReturnType<typeof oauthOf>,
+  detail = oauthDetail(oauth),
+): TokenRequestRejectedError {
   const refusal = { status: response.status, ...oauth };
   const hint = isMisaddressed(refusal)
     ? "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
@@ -144,7 +186,10 @@ export async function processGrantResponse(
       { status: response.status, location: target ? redact(shown, secrets) : undefined },
     );
   }
-  if (!response.ok) throw refused(where, response, await oauthFields(response, secrets));
+  if (!response.ok) {
+    const { oauth, detail } = await failureWords(response, secrets);
+    throw refused(where, response, oauth, detail);
+  }
   const contentType = response.headers.get('content-type') ?? 'no content type';
   const text = await response.text();
   let json: unknown;

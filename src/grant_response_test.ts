@@ -90,18 +90,20 @@ describe('processGrantResponse', () => {
     const hint = '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the authorization ' +
       "service's base address, not a service's or a proxy's";
     for (const status of [401, 403]) {
+      // The answer's own words, when it has any and is no HTML page.
       for (
-        const body of [
-          '<h1>Forbidden</h1>',
-          '{"error": 42}',
-          '"denied"',
-          '[]',
-          '{"detail": "Authentication credentials were not provided."}',
-        ]
+        const [body, said] of [
+          ['<h1>Forbidden</h1>', ''],
+          ['\n  <p>Forbidden</p>', ''],
+          ['{"error": 42}', ' (said: error: 42)'],
+          ['"denied"', ' (said: denied)'],
+          ['[]', ''],
+          ['{"detail": "Authentication credentials were not provided."}', ' (said: detail: Authentication credentials were not provided.)'],
+        ] as const
       ) {
         const error = await failure(answer(body, { status }));
         assert.ok(error instanceof TokenRequestRejectedError, body);
-        assert.equal(error.message, `${WHERE}: the token endpoint answered ${status}${hint}`, body);
+        assert.equal(error.message, `${WHERE}: the token endpoint answered ${status}${said}${hint}`, body);
         assert.equal(error.error, undefined, body);
       }
     }
@@ -115,7 +117,7 @@ describe('processGrantResponse', () => {
     for (const challenge of ['Bearer realm="slicer", error="invalid_token"', 'bearer', 'Basic realm="gateway", Bearer realm="api"']) {
       const headers = { 'content-type': 'application/json', 'www-authenticate': challenge };
       const bare = await failure(answer('{"status":"access_error"}', { status: 401, headers }));
-      assert.equal(bare.message, `${WHERE}: the token endpoint answered 401${hint}`, challenge);
+      assert.equal(bare.message, `${WHERE}: the token endpoint answered 401 (said: status: access_error)${hint}`, challenge);
       const oauth = await failure(answer('{"error":"invalid_token"}', { status: 401, headers }));
       assert.equal(oauth.message, `${WHERE}: the token endpoint answered 401 invalid_token${hint}`, challenge);
     }
@@ -133,10 +135,16 @@ describe('processGrantResponse', () => {
   test('a 404, 405 or 410 without OAuth fields says that nothing takes token requests there, naming SLICER_AUTH_URL', async () => {
     const hint = "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
       '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)';
-    for (const [status, body] of [[404, '<h1>Not Found</h1>'], [405, ''], [410, '{"detail": "gone"}']] as const) {
+    for (
+      const [status, body, said] of [[404, '<h1>Not Found</h1>', ''], [405, '', ''], [
+        410,
+        '{"detail": "gone"}',
+        ' (said: detail: gone)',
+      ]] as const
+    ) {
       const error = await failure(answer(body, { status }));
       assert.ok(error instanceof TokenRequestRejectedError);
-      assert.equal(error.message, `${WHERE}: the token endpoint answered ${status}${hint}`);
+      assert.equal(error.message, `${WHERE}: the token endpoint answered ${status}${said}${hint}`);
       assert.equal(error.status, status);
     }
     // A service that answers 404 for an unknown user says so in OAuth fields: that is a refusal, not a wrong address.
@@ -147,6 +155,45 @@ describe('processGrantResponse', () => {
     for (const status of [400, 409, 429]) {
       assert.equal((await failure(answer('', { status }))).message, `${WHERE}: the token endpoint answered ${status}`);
     }
+  });
+
+  test("a refusal without OAuth fields gives the answer's own words: on one line, cut at 160 characters, the password redacted as sent", async () => {
+    const rejected = (body: string, status = 400) => failure(answer(body, { status }), ['pä"ss wörd']).then((error) => error.message);
+    assert.equal(
+      await rejected('{"non_field_errors":["Unable to log in with provided credentials."]}'),
+      `${WHERE}: the token endpoint answered 400 (said: non_field_errors: Unable to log in with provided credentials.)`,
+    );
+    assert.equal(
+      await rejected('Bad\r\n\tcredentials\u0000\u001b[31m for pä"ss wörd '),
+      `${WHERE}: the token endpoint answered 400 (said: Bad credentials [31m for [redacted])`,
+      'text on one line, without control characters; the password as sent',
+    );
+    // JSON escapes the password's quote and letters; its words are read unescaped, so the password is found in them.
+    assert.equal(
+      await rejected('{"errors":[{"field":"password","got":"p\\u00e4\\"ss w\\u00f6rd","ok":false}],"code":7}'),
+      `${WHERE}: the token endpoint answered 400 (said: field: password; got: [redacted]; ok: false; code: 7)`,
+    );
+    const long = `${'x'.repeat(159)}yz`;
+    assert.equal(await rejected(long), `${WHERE}: the token endpoint answered 400 (said: ${'x'.repeat(159)}y…)`);
+    assert.equal(await rejected(long.slice(0, 160)), `${WHERE}: the token endpoint answered 400 (said: ${long.slice(0, 160)})`);
+    // Seven objects or arrays down are read; the eighth is too deep.
+    const nested = (open: string, close: string, levels: number) => `{"b":${open.repeat(levels)}"deep"${close.repeat(levels)},"c":"near"}`;
+    for (const [open, close, name] of [['{"a":', '}', 'a'], ['[', ']', 'b']] as const) {
+      assert.equal(await rejected(nested(open, close, 7)), `${WHERE}: the token endpoint answered 400 (said: ${name}: deep; c: near)`);
+      assert.equal(await rejected(nested(open, close, 8)), `${WHERE}: the token endpoint answered 400 (said: c: near)`);
+    }
+    assert.equal(
+      (await failure(answer(new TextEncoder().encode('Denied'), { status: 400 }))).message,
+      `${WHERE}: the token endpoint answered 400 (said: Denied)`,
+      'no content type',
+    );
+    assert.equal(await rejected('  \n '), `${WHERE}: the token endpoint answered 400`, 'blank: nothing said');
+    assert.equal(await rejected('{"detail": null, "items": []}'), `${WHERE}: the token endpoint answered 400`, 'no words');
+    assert.equal(
+      (await failure(answer('Denied', { status: 400, headers: { 'content-type': 'text/html' } }))).message,
+      `${WHERE}: the token endpoint answered 400`,
+      'an HTML page, by its content type',
+    );
   });
 
   test('a 2xx that is not JSON says whether it looks like an HTML page, with its content type', async () => {

@@ -14,7 +14,7 @@ import type { GrantFetcher } from './grant.ts';
 import type { AuthEvent } from './events.ts';
 import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
-import { oauthFields, processGrantResponse } from './grant_response.ts';
+import { failureWords, processGrantResponse } from './grant_response.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { retryAfterMs } from './retry_after.ts';
 
@@ -167,8 +167,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
     const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
     if (isHTTPError(error)) {
       const status = `${error.response.status} ${error.response.statusText}`.trim();
-      const oauth = await oauthFields(error.response, secrets);
-      const detail = [oauth.error, oauth.error_description].filter(Boolean).join(': ');
+      const { oauth, detail } = await failureWords(error.response, secrets);
       const asked = askedTooLong(error, options.clock);
       const tried = asked === undefined
         ? afterRetries

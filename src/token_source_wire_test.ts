@@ -150,19 +150,19 @@ describe('token source on the wire', () => {
     const down = () => reply('503 Service Unavailable', 'down', 'text/plain');
     const twice = await failure(source([down(), down(), down()], { retries: 2 }));
     assert.equal(received.length, 3);
-    assert.equal(twice.message, `${where()}: the token endpoint answered 503 Service Unavailable after 2 retries`);
+    assert.equal(twice.message, `${where()}: the token endpoint answered 503 Service Unavailable (said: down) after 2 retries`);
     const once = await failure(source([down(), down()], { retries: 1 }));
     assert.equal(received.length, 2);
-    assert.equal(once.message, `${where()}: the token endpoint answered 503 Service Unavailable after 1 retry`);
+    assert.equal(once.message, `${where()}: the token endpoint answered 503 Service Unavailable (said: down) after 1 retry`);
     const none = await failure(source([down()]));
     assert.equal(received.length, 1);
-    assert.equal(none.message, `${where()}: the token endpoint answered 503 Service Unavailable`);
+    assert.equal(none.message, `${where()}: the token endpoint answered 503 Service Unavailable (said: down)`);
   });
 
   test('a 429 without OAuth fields is unavailable; with an OAuth error it is a refusal', async () => {
     const busy = await failure(source([reply('429 Too Many Requests', 'slow down', 'text/plain')]));
     assert.ok(busy instanceof TokenEndpointUnavailableError);
-    assert.equal(busy.message, `${where()}: the token endpoint answered 429 Too Many Requests`);
+    assert.equal(busy.message, `${where()}: the token endpoint answered 429 Too Many Requests (said: slow down)`);
     const locked = await failure(
       source([reply('429 Too Many Requests', JSON.stringify({ error_description: 'wait', error: 'invalid_grant' }))]),
     );

@@ -159,7 +159,7 @@ describe('slicer-auth doctor', () => {
           return { SLICER_PREDICT_SERVICE_ID: undefined };
         },
         'token request (slicer)',
-        /answered 429 Too Many Requests\n/,
+        /answered 429 Too Many Requests \(said: busy\)\n/,
         /fix: the token endpoint limits how often it is asked \(429\): wait as long as it asks, then run again; processes/,
       ],
       [
@@ -176,14 +176,14 @@ describe('slicer-auth doctor', () => {
         'an auth URL with a path nothing answers at',
         () => ({ SLICER_AUTH_URL: `${h.sandbox.env.SLICER_AUTH_URL}/api`, SLICER_PREDICT_SERVICE_ID: undefined }),
         'token request (slicer)',
-        /answered 404; nothing takes token requests there: check SLICER_AUTH_URL/,
+        /answered 404 \(said: status: bad_request; reason: No route for POST \/api\/oauth2\/token\/\); nothing takes token requests there: check SLICER_AUTH_URL/,
         /fix: correct SLICER_AUTH_URL: the authorization service's base address, to which \/oauth2\/token\/ is appended$/,
       ],
       [
         "an auth URL that is the slicing service's",
         () => ({ SLICER_AUTH_URL: h.sandbox.env.SLICER_BASE_URL, SLICER_PREDICT_SERVICE_ID: undefined }),
         'token request (slicer)',
-        /answered 401; the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's/,
+        /answered 401 \(said: status: access_error; reason: No access token: send "Authorization: Bearer <token>" or a "token" post argument\); the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's/,
         /fix: correct SLICER_AUTH_URL: the authorization service's base address, not a service's \(SLICER_BASE_URL, SLICER_PREDICT_BASE_URL or another\)$/,
       ],
       [
