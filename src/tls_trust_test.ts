@@ -60,7 +60,7 @@ test('slicer-auth call to such a service says the same fix', async () => {
     SLICER_STATIC_TOKEN: 'p'.repeat(43),
     SLICER_ENV_FILE: '/dev/null',
   };
-  const code = await main(['call', 'GET', 'jobs'], { out: () => undefined, err: (line) => err.push(line), env });
+  const code = await main(['call', 'GET', 'jobs'], { out: () => undefined, err: (line) => err.push(line), raw: () => undefined, env });
   assert.equal(code, 1);
   assert.deepEqual(err, [`Failed: cannot reach 127.0.0.1:${tls.port} (UNABLE_TO_VERIFY_LEAF_SIGNATURE): ${FIX}`]);
 });

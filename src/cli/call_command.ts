@@ -16,7 +16,8 @@ import { clientContext, EXIT, type Io, scopeFlag, UsageError } from './usage.ts'
 /** Help text of the command. */
 export const CALL_HELP = `Usage: slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope slicer|predict]
 
-Makes an authenticated request and prints the status and the answer, as tokenFetch sends it.
+Makes an authenticated request and prints the status (on standard error) and the answer, as tokenFetch sends
+it. An answer that is no UTF-8 text (an archive, an image) is written byte for byte: redirect it to a file.
 <path> is relative to SLICER_BASE_URL (SLICER_PREDICT_BASE_URL with --scope predict), or absolute: then the
 scope is the service whose base URL it is under, unless --scope says otherwise.
 
@@ -134,9 +135,26 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   io.err(`${response.status} ${response.statusText}`);
   const permanent = refused && (await refusedPermanent(client, refused, io));
   if (permanent) io.err(new PermanentTokenRejectedError(permanent).message);
-  const text = await response.text();
-  if (text) io.out(text);
+  const body = new Uint8Array(await response.arrayBuffer());
+  const text = utf8(body);
+  if (text === undefined) io.raw(body); // redirected to a file, it is the file the service sent
+  else if (text) io.out(text);
   return response.ok ? EXIT.OK : EXIT.FAILED;
+}
+
+/**
+ * An answer's bytes as text, when they are UTF-8.
+ *
+ * @param bytes the body
+ * @returns the text, or undefined for bytes that are no UTF-8 (then they are written as they came)
+ */
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // no UTF-8
+  }
+  return undefined;
 }
 
 /**

@@ -25,16 +25,21 @@ beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh san
  * Runs the CLI in this process through `main(argv, io)`, with the sandbox configured (plus `env`): what it
  * prints, and its exit code. (The sandbox command and `npm start` keep a spawned test each, below.)
  */
-async function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Pick<Finished, 'code' | 'out' | 'err'>> {
+async function cli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<Pick<Finished, 'code' | 'out' | 'err'> & { raw: Buffer }> {
   const out: string[] = [];
   const err: string[] = [];
+  const raw: Uint8Array[] = [];
   const io: Io = {
     out: (line) => out.push(`${line}\n`),
     err: (line) => err.push(`${line}\n`),
+    raw: (bytes) => raw.push(bytes),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...h.sandbox.env, ...env },
   };
   const code = await main(args, io);
-  return { code, out: out.join(''), err: err.join('') };
+  return { code, out: out.join(''), err: err.join(''), raw: Buffer.concat(raw) };
 }
 
 describe('CLI: help, usage errors, exit codes', () => {
@@ -443,6 +448,33 @@ describe('CLI: token and call against the sandbox', () => {
     assert.equal(absolute.code, 1);
     assert.match(absolute.err, /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check the URL and that the service is up$/m);
     assert.doesNotMatch(absolute.err, /k-3f9a/, 'the host alone, not the query');
+  });
+
+  test('call writes an answer that is no UTF-8 text byte for byte, without a newline; UTF-8 text is printed as a line, and no answer as nothing', async () => {
+    const archive = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const gcode = 'G28 ; home — é\nG1 X10\n';
+    const service = await listen((request) =>
+      new URL(request.url).pathname.endsWith('.zip')
+        ? new Response(archive, { headers: { 'content-type': 'application/zip' } })
+        : request.method === 'DELETE'
+        ? new Response(null, { status: 204 })
+        : new Response(gcode, { headers: { 'content-type': 'text/x-gcode' } })
+    );
+    try {
+      const env = { SLICER_BASE_URL: `${service.origin}/api` };
+      const zip = await cli(['call', 'GET', 'jobs/1/result.zip'], env);
+      assert.equal(zip.code, 0, zip.err);
+      assert.equal(zip.err, '200 OK\n');
+      assert.deepEqual([...zip.raw], [...archive]);
+      assert.equal(zip.out, '');
+      const text = await cli(['call', 'GET', 'jobs/1/result.gcode'], env);
+      assert.equal(text.out, `${gcode}\n`);
+      assert.equal(text.raw.length, 0);
+      const none = await cli(['call', 'DELETE', 'jobs/1'], env);
+      assert.deepEqual([none.err, none.out, none.raw.length], ['204 No Content\n', '', 0], 'no answer: nothing printed');
+    } finally {
+      await service.close();
+    }
   });
 
   test('call exits 1 when the service refuses', async () => {

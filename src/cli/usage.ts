@@ -28,6 +28,8 @@ export class UsageError extends Error {
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /** Writes bytes to standard output as they are: an answer that is no UTF-8 text (an archive, an image). */
+  raw(bytes: Uint8Array): void;
   /**
    * The variables the command reads its settings from (then `.env`, or the file `SLICER_ENV_FILE` names in them).
    * @default process.env
@@ -39,6 +41,7 @@ export interface Io {
 export const processIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  raw: (bytes) => process.stdout.write(bytes),
 };
 
 /**

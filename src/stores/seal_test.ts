@@ -41,7 +41,7 @@ test('an entry sealed by an earlier process with the same key still opens: the k
 
 test('store-key prints a new 32-byte base64url key each time, and takes no argument', async () => {
   const out: string[] = [];
-  const io = { out: (line: string) => out.push(line), err: () => undefined };
+  const io = { out: (line: string) => out.push(line), err: () => undefined, raw: () => undefined };
   assert.equal(await main(['store-key'], io), 0);
   assert.equal(await main(['store-key'], io), 0);
   assert.equal(out.length, 2);
