@@ -6,9 +6,10 @@
  * inherit); the login is sealed with it (AES-256-GCM, as the shared token
  * stores seal their entries: `src/stores/seal.ts`), bound to the service and
  * user, in a file its owner alone may read (0600, in a 0700 folder); the
- * global teardown removes it (and its folder, left empty). A file of another run, or sealed for another
- * service or user, or altered, does not open: the login is redone. So no
- * session is left on disk, and the file tells nothing while it is there.
+ * global teardown removes it, and its folder when that is left empty. A file
+ * of another run, or sealed for another service or user, or altered, does not
+ * open: the login is redone. So no session is left on disk, and the file
+ * tells nothing while it is there.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';

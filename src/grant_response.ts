@@ -120,7 +120,7 @@ export async function failureWords(response: Response, secrets: readonly (string
 /** The OAuth fields as a message says them: `invalid_grant: Bad credentials`. */
 const oauthDetail = (oauth: ReturnType<typeof oauthOf>) => [oauth.error, oauth.error_description].filter(Boolean).join(': ');
 
-/** The OAuth fields of a parsed body, as {@link oauthFields} returns them. */
+/** The OAuth fields of a parsed body, redacted (RFC 6749 §5.2); empty when it has none. */
 function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
   const body = v.safeParse(OAuthErrorSchema, json);
   if (!body.success) return {};
