@@ -1,20 +1,21 @@
 /**
- * `slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope S]`.
+ * `slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope S] [--timeout S]`.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AuthClient, createAuthClient, type TokenFetchInit } from '../client.ts';
+import { systemClock } from '../clock.ts';
 import { parseConfig } from '../config.ts';
 import { readEnv } from '../env.ts';
 import { isAuthError, PermanentTokenRejectedError } from '../errors.ts';
 import { isRelative } from '../request_url.ts';
 import { DEFAULT_SERVICE, scopeKind, serviceNamed } from '../services.ts';
 import { cannotReach, networkCause, networkFix } from '../token_source.ts';
-import { clientContext, EXIT, type Io, scopeFlag, UsageError } from './usage.ts';
+import { clientContext, EXIT, type Io, numberFlag, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
-export const CALL_HELP = `Usage: slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope slicer|predict]
+export const CALL_HELP = `Usage: slicer-auth call <METHOD> <path> [--json <body>] [--form k=v ...] [--scope slicer|predict] [--timeout S]
 
 Makes an authenticated request and prints the status (on standard error) and the answer, as tokenFetch sends
 it. An answer that is no UTF-8 text (an archive, an image) is written byte for byte: redirect it to a file.
@@ -27,6 +28,8 @@ scope is the service whose base URL it is under, unless --scope says otherwise.
   --form k=@path  upload a file (curl's convention); with any file the form is sent
                   as multipart/form-data
   --scope S       which service (default: by the URL, else slicer)
+  --timeout S     give up when the whole answer has not come within S seconds (default 300, the
+                  same on every runtime; Node's fetch itself waits at most 300 s for an answer to start)
 
 Exit code 1 when the service answers with an error status or cannot be reached; a permanent
 token the service refuses (401) is named, with the fix.`;
@@ -38,7 +41,11 @@ export const CALL_OPTIONS = {
   json: { type: 'string' },
   form: { type: 'string', multiple: true },
   scope: { type: 'string' },
+  timeout: { type: 'string' },
 } as const;
+
+/** How long `call` waits for a whole answer, token included, unless `--timeout` says otherwise, in seconds. */
+const CALL_TIMEOUT_S = 300;
 
 /**
  * A file an argument names (`@path`, curl's convention).
@@ -118,6 +125,8 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   }
   if (!METHODS.includes(method.toUpperCase())) throw new UsageError(`Unknown method "${method}": use one of ${METHODS.join(', ')}`);
   if (values.json !== undefined && values.form !== undefined) throw new UsageError('Use --json or --form, not both');
+  const seconds = values.timeout === undefined ? CALL_TIMEOUT_S : numberFlag(values.timeout, true);
+  if (!(seconds > 0)) throw new UsageError(`--timeout takes a number of seconds above 0, such as 30; got "${values.timeout}"`);
   const init: TokenFetchInit = { method: method.toUpperCase(), ...(values.scope === undefined ? {} : { scope: scopeFlag(values.scope) }) };
   if (values.json !== undefined) Object.assign(init, { body: jsonBody(values.json), headers: { 'content-type': 'application/json' } });
   if (values.form) init.body = formBody(values.form);
@@ -129,17 +138,27 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
       if (event.type === 'token.unauthorized' && !event.retried) refused = event.scope;
     },
   });
-  const response = await client.tokenFetch(path, init).catch((error: unknown) => {
+  // One time limit for the token, the request and the whole answer; cancelled when they are done, so no timer stays.
+  const finished = new AbortController();
+  const expired = new AbortController();
+  void (io.clock ?? systemClock).sleep(seconds * 1000, finished.signal).then(() => expired.abort());
+  const failed = (error: unknown): never => {
+    if (expired.signal.aborted) throw unreachable(error, path, init.scope, client.baseUrl(init.scope), seconds);
     throw isAuthError(error) ? error : unreachable(error, path, init.scope, client.baseUrl(init.scope));
-  });
-  io.err(`${response.status} ${response.statusText}`);
-  const permanent = refused && (await refusedPermanent(client, refused, io));
-  if (permanent) io.err(new PermanentTokenRejectedError(permanent).message);
-  const body = new Uint8Array(await response.arrayBuffer());
-  const text = utf8(body);
-  if (text === undefined) io.raw(body); // redirected to a file, it is the file the service sent
-  else if (text) io.out(text);
-  return response.ok ? EXIT.OK : EXIT.FAILED;
+  };
+  try {
+    const response = await client.tokenFetch(path, { ...init, signal: expired.signal }).catch(failed);
+    io.err(`${response.status} ${response.statusText}`);
+    const permanent = refused && (await refusedPermanent(client, refused, io));
+    if (permanent) io.err(new PermanentTokenRejectedError(permanent).message);
+    const body = new Uint8Array(await response.arrayBuffer().catch(failed));
+    const text = utf8(body);
+    if (text === undefined) io.raw(body); // redirected to a file, it is the file the service sent
+    else if (text) io.out(text);
+    return response.ok ? EXIT.OK : EXIT.FAILED;
+  } finally {
+    finished.abort();
+  }
 }
 
 /**
@@ -172,20 +191,25 @@ async function refusedPermanent(client: AuthClient, scope: string, io: Io): Prom
 }
 
 /**
- * A request that failed on the network, said with the host, the low-level reason (`ECONNREFUSED`, `ENOTFOUND`, a
- * certificate's) and the setting to check, where fetch says only "fetch failed". The host alone: a URL's path and
- * query are the user's, and may hold what should not be printed.
+ * A request that failed on the network, or got no whole answer in time, said with the host, the low-level reason
+ * (`ECONNREFUSED`, `ENOTFOUND`, a certificate's) and the setting to check, where fetch says only "fetch failed". The
+ * host alone: a URL's path and query are the user's, and may hold what should not be printed.
  *
  * @param error what tokenFetch threw
  * @param path the path or URL given
  * @param scope the `--scope` given, if any
  * @param base the base URL a relative path resolved against
+ * @param seconds the time limit, when it passed
  * @returns the error to report; the one thrown when its URL cannot be read (it already names the problem)
  */
-function unreachable(error: unknown, path: string, scope: string | undefined, base: string | undefined): unknown {
+function unreachable(error: unknown, path: string, scope: string | undefined, base: string | undefined, seconds?: number): unknown {
   const url = isRelative(path) ? base : path;
   if (url === undefined || !URL.canParse(url)) return error;
   const cause = networkCause(error);
   const check = isRelative(path) ? (serviceNamed(scope ?? DEFAULT_SERVICE.name)?.baseUrl.env ?? `the base URL of ${scope}`) : 'the URL';
-  return new Error(`${cannotReach(url, cause)}: ${networkFix(cause, `check ${check} and that the service is up`)}`, { cause: error });
+  const message = seconds === undefined
+    ? `${cannotReach(url, cause)}: ${networkFix(cause, `check ${check} and that the service is up`)}`
+    : `no whole answer from ${new URL(url).host} within ${seconds} s: check ${check} and that the service is up, ` +
+      'or give a longer --timeout';
+  return new Error(message, { cause: error });
 }

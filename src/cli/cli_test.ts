@@ -11,6 +11,7 @@ import { runTokenName } from '../auth_ui/run_tokens.ts';
 import { startSandbox } from '../sandbox/mod.ts';
 import { listen } from '../sandbox/serve.ts';
 import { eventually } from '../testing/eventually.ts';
+import { createFakeClock } from '../testing/fake_clock.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 import { scratchDir } from '../testing/scratch.ts';
 
@@ -473,6 +474,65 @@ describe('CLI: token and call against the sandbox', () => {
       const none = await cli(['call', 'DELETE', 'jobs/1'], env);
       assert.deepEqual([none.err, none.out, none.raw.length], ['204 No Content\n', '', 0], 'no answer: nothing printed');
     } finally {
+      await service.close();
+    }
+  });
+
+  test('call --timeout: no whole answer in time ends the call on its clock, naming the host, the setting and the flag', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    const service = await listen(async (request) => {
+      arrived++;
+      // "stalled": the headers and a first part, then nothing; else no answer until released.
+      if (new URL(request.url).pathname.endsWith('stalled')) {
+        return new Response(new ReadableStream({ start: (body) => body.enqueue(new TextEncoder().encode('part')) }));
+      }
+      await held;
+      return new Response('late');
+    });
+    const clock = createFakeClock();
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: Io = {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      raw: () => undefined,
+      env: { ...h.sandbox.env, SLICER_BASE_URL: `${service.origin}/api` },
+      clock,
+    };
+    const late = (seconds: string) =>
+      `Failed: no whole answer from 127.0.0.1:${service.port} within ${seconds} s: check SLICER_BASE_URL and that the service is up, ` +
+      'or give a longer --timeout';
+    try {
+      let code: number | undefined;
+      const run = main(['call', 'GET', 'jobs', '--timeout', '2.5'], io).then((exit) => (code = exit));
+      await eventually(() => arrived === 1 && clock.pending() === 1, 'the request at the service');
+      clock.advance(2_499);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(code, undefined, 'still waiting just before the limit');
+      clock.advance(1);
+      await run;
+      assert.deepEqual([code, err, out], [1, [late('2.5')], []]);
+      // The limit holds while the body is read too.
+      err.length = 0;
+      const stalled = main(['call', 'GET', 'stalled'], io).then((exit) => (code = exit));
+      await eventually(() => err.includes('200 OK'), 'the headers of the stalled answer');
+      clock.advance(300_000);
+      await stalled;
+      assert.deepEqual([code, err, out], [1, ['200 OK', late('300')], []]);
+      // A call answered in time leaves no timer behind.
+      release();
+      err.length = 0;
+      assert.equal(await main(['call', 'GET', 'jobs', '--timeout', '30'], io), 0);
+      assert.deepEqual([err, out, clock.pending()], [['200 OK'], ['late'], 0]);
+      for (const bad of ['0', '-1', 'soon', '']) {
+        const usage = await cli(['call', 'GET', 'jobs', `--timeout=${bad}`]);
+        assert.equal(usage.code, 2, bad);
+        assert.match(usage.err, new RegExp(`^--timeout takes a number of seconds above 0, such as 30; got "${bad}"$`, 'm'), bad);
+      }
+    } finally {
+      release();
       await service.close();
     }
   });

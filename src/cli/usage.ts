@@ -1,6 +1,7 @@
 /**
  * Usage errors, exit codes and the context of the CLI's commands.
  */
+import type { Clock } from '../clock.ts';
 import { closest } from '../closest.ts';
 import { parseScope, SCOPE_FORMS, type ScopeInput, SERVICES } from '../services.ts';
 
@@ -35,6 +36,8 @@ export interface Io {
    * @default process.env
    */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** What a command's own time limits run on (`call --timeout`). @default the system clock */
+  readonly clock?: Clock | undefined;
 }
 
 /** The process's streams and environment. */
