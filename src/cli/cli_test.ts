@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type Finished, freePort, ROOT, runTs } from '../testing/processes.ts';
@@ -185,6 +185,48 @@ describe('CLI: init', () => {
     assert.match(forgotten.err, /^ {2}- SLICER_AUTH_URL: missing\b/m);
     assert.doesNotMatch(forgotten.err, /auth\.example\.com/);
     assert.match((await cli(['init', '--port', '1'])).err, /--port goes with --sandbox/);
+  });
+
+  test("init adds the settings after the lines of a project's own .env (one that sets no SLICER_ variable), and makes it private", async () => {
+    const dir = scratchDir('cli-init-own-');
+    const own = 'DATABASE_URL=postgres://db.internal/app\n# the payment key\nAPI_KEY=abc';
+    writeFileSync(join(dir, '.env'), own, { mode: 0o644 });
+    chmodSync(join(dir, '.env'), 0o644);
+    const run = await cli(['init', '--sandbox', '--dir', dir]);
+    assert.equal(run.code, 0, run.err);
+    assert.deepEqual(run.out.split('\n').slice(0, 2), [
+      `added the settings to ${join(dir, '.env')}, after its own lines`,
+      `wrote ${join(dir, 'first-call.mts')}`,
+    ]);
+    const env = readFileSync(join(dir, '.env'), 'utf8');
+    assert.ok(env.startsWith(`${own}\n\n# The embedded sandbox: start it with "npx slicer-auth sandbox" in another terminal.\n`), env);
+    assert.match(env, /^SLICER_PASSWORD=sandbox-password$/m);
+    assert.equal(statSync(join(dir, '.env')).mode & 0o777, 0o600, 'it holds a password now');
+    const again = await cli(['init', '--sandbox', '--dir', dir]);
+    assert.match(again.err, /^\.env and first-call\.mts already exist: nothing was written/m, 'now it sets SLICER_ variables');
+    assert.equal(readFileSync(join(dir, '.env'), 'utf8'), env);
+    // --force keeps a project's own lines too; an empty .env is no one's; `export SLICER_…` sets a SLICER_ variable.
+    // A line sets a SLICER_ variable as dotenv reads it: indented, after `export`, with spaces around "=".
+    const cases = [
+      ['KEY=1\n', true],
+      ['NOT_SLICER_AUTH=1\n', true],
+      ['', false],
+      [' \n', false],
+      ['export  SLICER_USERNAME=me\n', false],
+      ['  SLICER_USERNAME=me\n', false],
+      ['SLICER_USERNAME = me\n', false],
+    ] as const;
+    for (const [before, kept] of cases) {
+      writeFileSync(join(dir, '.env'), before);
+      const forced = await cli(['init', '--sandbox', '--force', '--dir', dir]);
+      assert.equal(forced.code, 0, forced.err);
+      const text = readFileSync(join(dir, '.env'), 'utf8');
+      assert.equal(text.startsWith(`${before}\n# The embedded sandbox`), kept, JSON.stringify(before));
+      assert.equal(text.startsWith('# The embedded sandbox'), !kept, JSON.stringify(before));
+    }
+    writeFileSync(join(dir, '.env'), '');
+    assert.equal((await cli(['init', '--sandbox', '--dir', join(dir)])).code, 1, 'first-call.mts is there: nothing is written');
+    assert.equal(readFileSync(join(dir, '.env'), 'utf8'), '');
   });
 
   test('init --dir makes a missing folder, and says to go there to run the first script; one that cannot be made is named, with nothing written', async () => {

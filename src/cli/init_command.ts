@@ -5,11 +5,12 @@
  * script, `first-call.mts`, that runs unchanged under `npx tsx`, Bun and Deno
  * in any project (`.mts` is a module whatever package.json says). Never a
  * secret from the command line: the password is the sandbox's own, or yours
- * to type into `.env`. In a git work tree that does not ignore `.env` yet, it
- * adds `.env` to the folder's `.gitignore`.
+ * to type into `.env`. A project's own `.env` that sets no `SLICER_` variable
+ * keeps its lines: the settings go after them. In a git work tree that does
+ * not ignore `.env` yet, it adds `.env` to the folder's `.gitignore`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importableFrom } from '../package_info.ts';
@@ -32,7 +33,8 @@ Writes .env and a first script, first-call.mts, in the current folder (or --dir)
   --sandbox   .env points at "slicer-auth sandbox" (run it in another terminal);
               without it, .env lists every setting to fill in, with its meaning
   --port N    the sandbox's port (default 8787, as "slicer-auth sandbox" uses)
-  --force     overwrite .env and first-call.mts if they exist
+  --force     overwrite .env and first-call.mts if they exist (a .env that sets no
+              SLICER_ variable yet keeps its lines: the settings are added after them)
   --dir PATH  write them there instead (made if missing)
 
 In a git work tree, .env is added to the folder's .gitignore unless git ignores it already.
@@ -84,7 +86,13 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
     'first-call.mts': FIRST_CALL,
   };
   const dir = values.dir ?? '.';
-  const existing = Object.keys(files).filter((file) => existsSync(join(dir, file)));
+  // A .env that sets no SLICER_ variable is the project's own (or empty): the settings go after its lines. One that
+  // sets any is taken as written by init, and kept unless --force.
+  const own = readIfThere(join(dir, '.env'));
+  const settingsFree = own !== undefined && !SETS_SLICER.test(own);
+  const added = settingsFree && own.trim() !== '';
+  if (added) files['.env'] = `${own}${own.endsWith('\n') ? '' : '\n'}\n${files['.env']}`;
+  const existing = Object.keys(files).filter((file) => existsSync(join(dir, file)) && !(settingsFree && file === '.env'));
   if (existing.length > 0 && !values.force) {
     io.err(`${existing.join(' and ')} already exist${existing.length > 1 ? '' : 's'}: nothing was written (--force overwrites)`);
     return EXIT.FAILED;
@@ -99,7 +107,8 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   }
   for (const [file, text] of Object.entries(files)) {
     writeFileSync(join(dir, file), text, { mode: 0o600 });
-    io.out(`wrote ${join(dir, file)}`);
+    chmodSync(join(dir, file), 0o600); // a file that was there keeps its mode on write: this one will hold a password
+    io.out(added && file === '.env' ? `added the settings to ${join(dir, file)}, after its own lines` : `wrote ${join(dir, file)}`);
   }
   const gitignore = ignoreEnvInGit(dir);
   if (gitignore) io.out(`added .env to ${gitignore}, so that git does not take the password it will hold`);
@@ -116,6 +125,24 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
       : `Next: fill in .env (the URLs, your user and password, the service ids), then ${run}.`,
   );
   return EXIT.OK;
+}
+
+/** A line of an env file that sets a SLICER_ variable (`export` allowed, as dotenv reads it). */
+const SETS_SLICER = /^\s*(?:export\s+)?SLICER_\w*\s*=/m;
+
+/**
+ * A file's text, when it is there.
+ *
+ * @param path the file
+ * @returns its text, or undefined when there is no file to read
+ */
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    // none, or not a file to read (then it counts as there, and is kept)
+  }
+  return undefined;
 }
 
 /**
