@@ -143,8 +143,9 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
   const expired = new AbortController();
   void (io.clock ?? systemClock).sleep(seconds * 1000, finished.signal).then(() => expired.abort());
   const failed = (error: unknown): never => {
-    if (expired.signal.aborted) throw unreachable(error, path, init.scope, client.baseUrl(init.scope), seconds);
-    throw isAuthError(error) ? error : unreachable(error, path, init.scope, client.baseUrl(init.scope));
+    const late = expired.signal.aborted;
+    if (isAuthError(error) && !late) throw error;
+    throw unreachable(error, path, init.scope, client.baseUrl(init.scope), late ? seconds : undefined);
   };
   try {
     const response = await client.tokenFetch(path, { ...init, signal: expired.signal }).catch(failed);
