@@ -2,7 +2,7 @@
  * The doctor's checks of the authorization service, layer by layer: DNS, TCP,
  * TLS and the token endpoint. Each layer is skipped when one below failed.
  */
-import { systemClock } from '../../clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { networkCause, networkFix, tokenEndpoint } from '../../token_source.ts';
 import { isLoopbackHost } from '../../url_policy.ts';
@@ -21,26 +21,50 @@ function authUrlOf(ctx: DoctorContext): Config['authUrl'] | Outcome {
 }
 
 /**
- * Runs a probe: ok with its description, or a failure with the error's low-level reason and this fix (trusting the
- * CA instead, for a certificate of an untrusted issuer).
+ * Runs a probe: its outcome, or a failure with the error's low-level reason and this fix (trusting the CA instead,
+ * for a certificate of an untrusted issuer).
  */
-async function probe(fix: string, check: () => Promise<string>): Promise<Outcome> {
+async function probe(fix: string, check: () => Promise<Outcome>): Promise<Outcome> {
   try {
-    return ok(await check());
+    return await check();
   } catch (error) {
     const cause = networkCause(error);
     return fail(`${cause ? `${cause}: ` : ''}${(error as Error).message}`, networkFix(cause, fix));
   }
 }
 
+/**
+ * GETs a URL, waiting at most {@link PROBE_TIMEOUT_MS} on the clock for the answer's head.
+ *
+ * @returns the answer, or undefined when none came in time (the request is then aborted)
+ * @throws the network error fetch throws
+ */
+async function getWithin(url: string, clock: Clock): Promise<Response | undefined> {
+  const finished = new AbortController();
+  const expired = new AbortController();
+  void clock.sleep(PROBE_TIMEOUT_MS, finished.signal).then(() => expired.abort());
+  try {
+    return await fetch(url, { redirect: 'manual', signal: expired.signal });
+  } catch (error) {
+    if (expired.signal.aborted) return undefined;
+    throw error;
+  } finally {
+    finished.abort();
+  }
+}
+
 /** A check that runs with the auth URL, or skips. */
-function authCheck(id: string, layer: string, run: (authUrl: string) => Promise<Outcome> | Outcome): Check {
+function authCheck(
+  id: string,
+  layer: string,
+  run: (authUrl: string, ctx: DoctorContext) => Promise<Outcome> | Outcome,
+): Check {
   return {
     id,
     name: `authorization service: ${layer}`,
     run(ctx) {
       const authUrl = authUrlOf(ctx);
-      return typeof authUrl === 'string' ? run(authUrl) : authUrl;
+      return typeof authUrl === 'string' ? run(authUrl, ctx) : authUrl;
     },
   };
 }
@@ -49,16 +73,16 @@ function authCheck(id: string, layer: string, run: (authUrl: string) => Promise<
 export const authServiceChecks: readonly Check[] = [
   authCheck('auth-dns', 'DNS', (authUrl) => {
     const { host } = endpointOf(authUrl);
-    return probe(`check the host name in SLICER_AUTH_URL ("${host}")`, async () => `${host} → ${await resolve(host)}`);
+    return probe(`check the host name in SLICER_AUTH_URL ("${host}")`, async () => ok(`${host} → ${await resolve(host)}`));
   }),
   authCheck('auth-tcp', 'TCP', (authUrl) => {
     const { host, port } = endpointOf(authUrl);
     return probe(
       `check that the authorization service runs at ${host}:${port} (SLICER_AUTH_URL) and that no firewall blocks it`,
-      async () => (await tcp(host, port), `connected to ${host}:${port}`),
+      async () => (await tcp(host, port), ok(`connected to ${host}:${port}`)),
     );
   }),
-  authCheck('auth-tls', 'TLS', async (authUrl) => {
+  authCheck('auth-tls', 'TLS', async (authUrl, ctx) => {
     const { host, port, tls } = endpointOf(authUrl);
     if (!tls) {
       return isLoopbackHost(host) ? skip('plain http on loopback') : warn(
@@ -71,20 +95,29 @@ export const authServiceChecks: readonly Check[] = [
       const fix = networkFix(cert.problem, 'fix the service certificate, or use the host name it is issued for');
       return fail(`the certificate is not valid (${cert.problem})`, fix);
     }
-    const days = Math.floor((cert.validTo.getTime() - systemClock.wallNow()) / 86_400_000);
+    const days = Math.floor((cert.validTo.getTime() - ctx.clock.wallNow()) / 86_400_000);
     const expiry = `valid until ${cert.validTo.toISOString().slice(0, 10)}`;
     return days < CERT_WARN_DAYS ? warn(`${expiry}, ${days} days left`, 'renew the certificate') : ok(expiry);
   }),
   authCheck(
     'auth-token-endpoint',
     'token endpoint',
-    (authUrl) =>
+    (authUrl, ctx) =>
       probe('check SLICER_AUTH_URL: the token endpoint is {SLICER_AUTH_URL}/oauth2/token/', async () => {
-        const started = systemClock.now();
+        const endpoint = tokenEndpoint(authUrl);
+        const started = ctx.clock.now();
         // A GET sends nothing secret: it only shows that something answers at the documented path.
-        const response = await fetch(tokenEndpoint(authUrl), { redirect: 'manual', signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        const response = await getWithin(endpoint, ctx.clock);
+        if (!response) {
+          ctx.unanswered.add('auth-token-endpoint');
+          return fail(
+            `${endpoint} took the connection but sent no answer within ${PROBE_TIMEOUT_MS / 1000} s`,
+            'the authorization service at SLICER_AUTH_URL does not answer: check that it is up and not stuck (nor a proxy ' +
+              'in front of it), then run again',
+          );
+        }
         await response.body?.cancel();
-        return `${tokenEndpoint(authUrl)} answers (GET → ${response.status}), ${Math.round(systemClock.now() - started)} ms`;
+        return ok(`${endpoint} answers (GET → ${response.status}), ${Math.round(ctx.clock.now() - started)} ms`);
       }),
   ),
 ];

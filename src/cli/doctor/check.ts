@@ -2,6 +2,7 @@
  * The shape of the doctor's checks: each is a small named check that reads
  * the shared context and returns an outcome (ok, or a finding with its fix).
  */
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { ReadEnvOptions } from '../../env.ts';
 import type { Grant } from '../../grant.ts';
@@ -33,17 +34,23 @@ export interface DoctorOptions extends ReadEnvOptions {
   scopes?: readonly ServiceName[] | undefined;
   /** Also test that the shared store takes a write (a lock on a doctor key, released at once). @default false: read only */
   writeCheck?: boolean | undefined;
+  /** Times each check and limits how long a probe waits for an answer. @default the system clock */
+  clock?: Clock | undefined;
 }
 
 /** What the checks share: the options, and what earlier checks learnt. */
 export interface DoctorContext {
   readonly options: DoctorOptions;
+  /** The clock of the options, or the system clock. */
+  readonly clock: Clock;
   /** The configuration, once the configuration check passed. */
   config: Config | undefined;
   /** Tokens the token-request checks obtained, by scope string. */
   readonly grants: Map<string, Grant>;
   /** Ids of the checks that failed so far. */
   readonly failed: Set<string>;
+  /** Ids of the failed checks whose server took the connection but sent no answer in time. */
+  readonly unanswered: Set<string>;
 }
 
 /** One check of the doctor's table. */

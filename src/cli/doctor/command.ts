@@ -64,7 +64,7 @@ export async function doctorCommand(args: string[], io: Io): Promise<number> {
     if (!service) throw new UsageError(`--scope takes ${SERVICES.map((s) => s.name).join(' or ')}, got "${scope}"`);
     return service.name;
   });
-  const results = await runDoctor({ env: io.env, scopes, writeCheck: values['write-check'] });
+  const results = await runDoctor({ env: io.env, scopes, writeCheck: values['write-check'], clock: io.clock });
   if (values.json) io.out(JSON.stringify(results, null, 2));
   else for (const line of formatResults(results)) io.out(line);
   return results.some((r) => r.status === 'fail') ? EXIT.FAILED : EXIT.OK;

@@ -43,7 +43,8 @@ function describeConfig(config: Config): string {
     .map((name) => {
       const setting = SETTINGS[name];
       const value = config[name];
-      const shown = 'secret' in setting ? `set, ${(value as { reveal(): string }).reveal().length} characters` : String(value);
+      const length = 'secret' in setting ? (value as { reveal(): string }).reveal().length : undefined;
+      const shown = length === undefined ? String(value) : `set, ${length} character${length === 1 ? '' : 's'}`;
       return `${setting.env}=${shown} (${describeSource(config.sources[name] as never)})`;
     })
     .join('\n');

@@ -59,10 +59,11 @@ function doctorChecks(scopes: readonly DoctorScope[]): readonly Check[] {
  * @returns one result per check that applies, in order
  */
 export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResult[]> {
-  const ctx: DoctorContext = { options, config: undefined, grants: new Map(), failed: new Set() };
+  const clock = options.clock ?? systemClock;
+  const ctx: DoctorContext = { options, clock, config: undefined, grants: new Map(), failed: new Set(), unanswered: new Set() };
   const results: CheckResult[] = [];
   for (const check of doctorChecks(options.scopes ?? SERVICES.map((service) => service.name))) {
-    const started = systemClock.now();
+    const started = clock.now();
     let outcome: Outcome | undefined;
     try {
       outcome = await check.run(ctx);
@@ -71,7 +72,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResul
     }
     if (!outcome) continue;
     if (outcome.status === 'fail') ctx.failed.add(check.id);
-    results.push({ id: check.id, name: check.name, ...outcome, durationMs: Math.round(systemClock.now() - started) });
+    results.push({ id: check.id, name: check.name, ...outcome, durationMs: Math.round(clock.now() - started) });
   }
   return results;
 }

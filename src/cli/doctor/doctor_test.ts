@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import * as v from 'valibot';
 import { listen } from '../../sandbox/serve.ts';
 import { doctorSample, withSample } from '../../../scripts/readme_samples.ts';
+import { main } from '../main.ts';
+import type { Io } from '../usage.ts';
+import { eventually } from '../../testing/eventually.ts';
+import { createFakeClock } from '../../testing/fake_clock.ts';
+import { systemClock } from '../../clock.ts';
 import { type Finished, freePort, ROOT, runTs } from '../../testing/processes.ts';
 import { redisRequired, startRedis } from '../../testing/redis_server.ts';
 import { type Harness, startHarness } from '../../testing/sandbox_harness.ts';
@@ -476,6 +483,90 @@ describe('slicer-auth doctor', () => {
       assert.equal(seen, 0, 'nothing reached the service');
     } finally {
       await trap.close();
+    }
+  });
+
+  test('a token endpoint that takes the connection and never answers: ✖ after 5 s on the clock, and no password sent', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const arrived: string[] = [];
+    const silent = await listen(async (request) => (arrived.push(request.method), await held, new Response('late')));
+    // Something that is no HTTP server (SSH, say) behind the port: it answers, but not in HTTP.
+    const notHttp = createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.2\r\n')));
+    await new Promise<void>((resolve) => notHttp.listen(0, '127.0.0.1', resolve));
+    const clock = createFakeClock({ start: systemClock.wallNow() });
+    /** The doctor in this process on the fake clock: its exit code and its checks by id. */
+    const inProcess = async (vars: Record<string, string | undefined>, args: string[] = []) => {
+      const out: string[] = [];
+      const io: Io = {
+        out: (line) => out.push(line),
+        err: (line) => assert.fail(`nothing on standard error: ${line}`),
+        raw: () => undefined,
+        env: { ...env, SLICER_PREDICT_SERVICE_ID: undefined, ...vars },
+        clock,
+      };
+      const code = await main(['doctor', '--json', ...args], io);
+      const checks = v.parse(v.array(CheckSchema), JSON.parse(out.join('\n')));
+      return { code, check: (id: string) => checks.find((check) => check.id === id) };
+    };
+    try {
+      let done = false;
+      const run = inProcess({ SLICER_AUTH_URL: silent.origin, SLICER_PASSWORD: 'p' }).finally(() => (done = true));
+      await eventually(() => arrived.length === 1 && clock.pending() === 1, 'the GET at the token endpoint');
+      clock.advance(4_999);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(done, false, 'still waiting just before the limit');
+      clock.advance(1);
+      const unanswered = await run;
+      assert.deepEqual([unanswered.code, arrived, clock.pending()], [1, ['GET'], 0], 'only the GET arrived; no timer is left');
+      assert.match(unanswered.check('configuration')?.reason ?? '', /^SLICER_PASSWORD=set, 1 character \(environment\)$/m);
+      assert.deepEqual(unanswered.check('auth-token-endpoint'), {
+        id: 'auth-token-endpoint',
+        name: 'authorization service: token endpoint',
+        status: 'fail',
+        reason: `${silent.origin}/oauth2/token/ took the connection but sent no answer within 5 s`,
+        fix: 'the authorization service at SLICER_AUTH_URL does not answer: check that it is up and not stuck (nor a proxy in ' +
+          'front of it), then run again',
+        durationMs: 5_000,
+      });
+      assert.deepEqual(unanswered.check('token-request-slicer'), {
+        id: 'token-request-slicer',
+        name: 'token request (slicer)',
+        status: 'skip',
+        reason: 'the token endpoint does not answer, so the password was not sent',
+        durationMs: 0,
+      });
+      assert.equal(unanswered.check('service-slicer')?.reason, 'no token to try');
+      // An endpoint that answers in time: every check passes on the same clock, and no timer is left.
+      const healthy = await inProcess({});
+      assert.equal(healthy.code, 0);
+      assert.deepEqual(healthy.check('auth-token-endpoint'), {
+        id: 'auth-token-endpoint',
+        name: 'authorization service: token endpoint',
+        status: 'ok',
+        reason: `${env.SLICER_AUTH_URL}/oauth2/token/ answers (GET → 405), 0 ms`,
+        durationMs: 0,
+      });
+      assert.match(healthy.check('configuration')?.reason ?? '', /^SLICER_PASSWORD=set, 22 characters \(environment\)$/m);
+      assert.match(healthy.check('configuration')?.reason ?? '', /^SLICER_USERNAME=doctor \(environment\)$/m);
+      assert.match(healthy.check('token-request-slicer')?.reason ?? '', /^Bearer token for service_id=sandbox-slicer, valid 3600 s, 0 ms$/);
+      assert.equal(clock.pending(), 0, 'no timer is left');
+      // An answer in no HTTP is a network failure, not a silence: the token request still runs, and says why it failed.
+      const other = await inProcess({ SLICER_AUTH_URL: `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}` });
+      assert.equal(other.code, 1);
+      assert.deepEqual(other.check('auth-token-endpoint'), {
+        id: 'auth-token-endpoint',
+        name: 'authorization service: token endpoint',
+        status: 'fail',
+        reason: 'HPE_INVALID_CONSTANT: fetch failed',
+        fix: 'check SLICER_AUTH_URL: the token endpoint is {SLICER_AUTH_URL}/oauth2/token/',
+        durationMs: 0,
+      });
+      assert.match(other.check('token-request-slicer')?.reason ?? '', /\(HPE_INVALID_CONSTANT\)/);
+    } finally {
+      release();
+      notHttp.close();
+      await silent.close();
     }
   });
 });

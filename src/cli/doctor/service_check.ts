@@ -2,7 +2,6 @@
  * The doctor's service check: a scope's service accepts that scope's token; a
  * refusal is explained (transport, swapped ids or base URLs, wrong id).
  */
-import { systemClock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
 import { DEFAULT_SERVICE, type Service, SERVICES } from '../../services.ts';
@@ -30,14 +29,14 @@ export function serviceCheck(service: Service): Check {
       const scopeString = `service_id=${serviceId}`;
       const token = ctx.grants.get(scopeString)?.token ?? permanent?.reveal();
       if (!token) return skip('no token to try');
-      const started = systemClock.now();
+      const started = ctx.clock.now();
       let answer;
       try {
         answer = await deliver(ctx.options, service, baseUrl, token);
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
-      const ms = Math.round(systemClock.now() - started);
+      const ms = Math.round(ctx.clock.now() - started);
       // A rate limit or a failing service answers before it looks at the token: that answer says nothing of it.
       if (answer.status === 429 || answer.status >= 500) {
         return warn(

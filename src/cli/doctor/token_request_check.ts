@@ -3,7 +3,7 @@
  * an account is not locked), checked against the contract (4.1), plus the
  * clock skew against the server's `Date`.
  */
-import { systemClock } from '../../clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
 import { isMisaddressed, isServiceIdAlone, isServiceRefusal, isUnexplained, processGrantResponse } from '../../grant_response.ts';
@@ -42,8 +42,9 @@ export function tokenRequestCheck(service: Service): Check {
       if (!config.authUrl || ctx.failed.has('auth-dns') || ctx.failed.has('auth-tcp')) {
         return skip('the authorization service cannot be reached');
       }
+      if (ctx.unanswered.has('auth-token-endpoint')) return skip('the token endpoint does not answer, so the password was not sent');
       const scopeString = `service_id=${serviceId}`;
-      const outcome = await tokenRequest(config, service, scopeString);
+      const outcome = await tokenRequest(config, service, scopeString, ctx.clock);
       if (outcome.grant) ctx.grants.set(scopeString, outcome.grant);
       return outcome.result;
     },
@@ -51,23 +52,23 @@ export function tokenRequestCheck(service: Service): Check {
 }
 
 /** One password grant and what it says. */
-async function tokenRequest(config: Config, service: Service, scope: string) {
+async function tokenRequest(config: Config, service: Service, scope: string, clock: Clock) {
   const credentials = config.credentials as NonNullable<Config['credentials']>;
-  const started = systemClock.now();
+  const started = clock.now();
   try {
     const response = await sendGrantRequest({
       ...credentials,
       fetch: (i, init) => fetch(i, init),
-      clock: systemClock,
+      clock,
       random: Math.random,
       retries: 0,
     }, scope);
     const raw = await response.clone().text();
     const date = Date.parse(response.headers.get('date') ?? '');
     const grant = await processGrantResponse(response, scope, started, [credentials.password]);
-    const ms = Math.round(systemClock.now() - started);
+    const ms = Math.round(clock.now() - started);
     const reason = `Bearer token for ${scope}, valid ${Math.round(grant.lifetime / 1000)} s, ${ms} ms`;
-    const skew = Number.isNaN(date) ? 0 : systemClock.wallNow() - date;
+    const skew = Number.isNaN(date) ? 0 : clock.wallNow() - date;
     let result: Outcome = ok(reason);
     const body = JSON.parse(raw) as { expires_in?: unknown; scope?: unknown };
     const deviations = [
