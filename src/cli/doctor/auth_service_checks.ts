@@ -2,12 +2,11 @@
  * The doctor's checks of the authorization service, layer by layer: DNS, TCP,
  * TLS and the token endpoint. Each layer is skipped when one below failed.
  */
-import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { networkCause, networkFix, tokenEndpoint } from '../../token_source.ts';
 import { isLoopbackHost } from '../../url_policy.ts';
 import { type Check, type DoctorContext, fail, ok, type Outcome, skip, warn } from './check.ts';
-import { certificate, endpointOf, PROBE_TIMEOUT_MS, resolve, tcp } from './probes.ts';
+import { certificate, endpointOf, PROBE_TIMEOUT_MS, resolve, tcp, withinProbeTime } from './probes.ts';
 
 /** A certificate closer than this to its expiry is worth a warning. */
 const CERT_WARN_DAYS = 14;
@@ -30,26 +29,6 @@ async function probe(fix: string, check: () => Promise<Outcome>): Promise<Outcom
   } catch (error) {
     const cause = networkCause(error);
     return fail(`${cause ? `${cause}: ` : ''}${(error as Error).message}`, networkFix(cause, fix));
-  }
-}
-
-/**
- * GETs a URL, waiting at most {@link PROBE_TIMEOUT_MS} on the clock for the answer's head.
- *
- * @returns the answer, or undefined when none came in time (the request is then aborted)
- * @throws the network error fetch throws
- */
-async function getWithin(url: string, clock: Clock): Promise<Response | undefined> {
-  const finished = new AbortController();
-  const expired = new AbortController();
-  void clock.sleep(PROBE_TIMEOUT_MS, finished.signal).then(() => expired.abort());
-  try {
-    return await fetch(url, { redirect: 'manual', signal: expired.signal });
-  } catch (error) {
-    if (expired.signal.aborted) return undefined;
-    throw error;
-  } finally {
-    finished.abort();
   }
 }
 
@@ -107,7 +86,7 @@ export const authServiceChecks: readonly Check[] = [
         const endpoint = tokenEndpoint(authUrl);
         const started = ctx.clock.now();
         // A GET sends nothing secret: it only shows that something answers at the documented path.
-        const response = await getWithin(endpoint, ctx.clock);
+        const response = await withinProbeTime(ctx.clock, (signal) => fetch(endpoint, { redirect: 'manual', signal }));
         if (!response) {
           ctx.unanswered.add('auth-token-endpoint');
           return fail(

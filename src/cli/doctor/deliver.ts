@@ -9,8 +9,8 @@ import type { TokenTransport } from '../../config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
 import { networkCause, networkFix } from '../../token_source.ts';
 import type { Service } from '../../services.ts';
-import { type DoctorOptions, fail, type Outcome } from './check.ts';
-import { PROBE_TIMEOUT_MS } from './probes.ts';
+import { type DoctorContext, fail, type Outcome } from './check.ts';
+import { PROBE_TIMEOUT_MS, withinProbeTime } from './probes.ts';
 
 /** How a service answered. */
 export interface Delivery {
@@ -22,32 +22,32 @@ export interface Delivery {
 }
 
 /**
- * Sends one GET with a token to a URL of a scope's service.
+ * Sends one GET with a token to a URL of a scope's service, waiting at most {@link PROBE_TIMEOUT_MS} on the clock.
  *
- * @param options where the configuration comes from
+ * @param ctx where the configuration comes from, and the clock
  * @param service the service the URL belongs to
  * @param url the service URL
  * @param token the token to try (used as that scope's token for this one request)
  * @param transport overrides the configured transport
- * @returns the service's answer
+ * @returns the service's answer, or undefined when none came in time
  * @throws {InsecureUrlError} `INSECURE_AUTH_URL` where the client refuses plain http; network errors as fetch throws them
  */
 export async function deliver(
-  options: DoctorOptions,
+  ctx: Pick<DoctorContext, 'options' | 'clock'>,
   service: Service,
   url: string,
   token: string,
   transport?: TokenTransport,
-): Promise<Delivery> {
+): Promise<Delivery | undefined> {
+  const { options } = ctx;
   const settings: AuthClientOptions = { env: options.env, envFile: options.envFile, logger: { warn: () => undefined }, transport };
   const client = createAuthClient({ ...settings, [service.staticToken.option]: token });
   try {
-    const response = await client.authedFetch.get(url, {
-      scope: service.name,
-      retry: 0,
-      throwHttpErrors: false,
-      timeout: PROBE_TIMEOUT_MS,
-    });
+    const response = await withinProbeTime(
+      ctx.clock,
+      (signal) => client.authedFetch.get(url, { scope: service.name, retry: 0, throwHttpErrors: false, timeout: false, signal }),
+    );
+    if (!response) return undefined;
     await response.body?.cancel();
     const location = response.headers.get('location');
     const target = location !== null && URL.canParse(location, url) ? new URL(location, url) : undefined;
@@ -63,6 +63,20 @@ export async function deliver(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * What to say when a service sent no answer in time.
+ *
+ * @param url the service URL
+ * @param baseKey the variable naming it
+ * @returns the finding
+ */
+export function unanswered(url: string, baseKey: string): Outcome {
+  return fail(
+    `no answer from ${url} within ${PROBE_TIMEOUT_MS / 1000} s`,
+    `check ${baseKey} and that the service is up and not stuck, then run again`,
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import { main } from '../main.ts';
 import type { Io } from '../usage.ts';
 import { eventually } from '../../testing/eventually.ts';
 import { createFakeClock } from '../../testing/fake_clock.ts';
-import { systemClock } from '../../clock.ts';
+import { type Clock, systemClock } from '../../clock.ts';
 import { type Finished, freePort, ROOT, runTs } from '../../testing/processes.ts';
 import { redisRequired, startRedis } from '../../testing/redis_server.ts';
 import { type Harness, startHarness } from '../../testing/sandbox_harness.ts';
@@ -73,6 +73,21 @@ const CheckSchema = v.strictObject({
   fix: v.optional(v.string()),
   durationMs: v.pipe(v.number(), v.minValue(0)),
 });
+
+/** Runs the doctor in this process on a clock: its exit code and its checks by id. */
+async function inProcess(clock: Clock, vars: Record<string, string | undefined>, args: string[] = []) {
+  const out: string[] = [];
+  const io: Io = {
+    out: (line) => out.push(line),
+    err: (line) => assert.fail(`nothing on standard error: ${line}`),
+    raw: () => undefined,
+    env: { ...env, SLICER_PREDICT_SERVICE_ID: undefined, ...vars },
+    clock,
+  };
+  const code = await main(['doctor', '--json', ...args], io);
+  const checks = v.parse(v.array(CheckSchema), JSON.parse(out.join('\n')));
+  return { code, check: (id: string) => checks.find((check) => check.id === id) };
+}
 
 describe('slicer-auth doctor', () => {
   test('a healthy set-up: every check ✔, exit 0; --json validates against its schema', async () => {
@@ -495,23 +510,9 @@ describe('slicer-auth doctor', () => {
     const notHttp = createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.2\r\n')));
     await new Promise<void>((resolve) => notHttp.listen(0, '127.0.0.1', resolve));
     const clock = createFakeClock({ start: systemClock.wallNow() });
-    /** The doctor in this process on the fake clock: its exit code and its checks by id. */
-    const inProcess = async (vars: Record<string, string | undefined>, args: string[] = []) => {
-      const out: string[] = [];
-      const io: Io = {
-        out: (line) => out.push(line),
-        err: (line) => assert.fail(`nothing on standard error: ${line}`),
-        raw: () => undefined,
-        env: { ...env, SLICER_PREDICT_SERVICE_ID: undefined, ...vars },
-        clock,
-      };
-      const code = await main(['doctor', '--json', ...args], io);
-      const checks = v.parse(v.array(CheckSchema), JSON.parse(out.join('\n')));
-      return { code, check: (id: string) => checks.find((check) => check.id === id) };
-    };
     try {
       let done = false;
-      const run = inProcess({ SLICER_AUTH_URL: silent.origin, SLICER_PASSWORD: 'p' }).finally(() => (done = true));
+      const run = inProcess(clock, { SLICER_AUTH_URL: silent.origin, SLICER_PASSWORD: 'p' }).finally(() => (done = true));
       await eventually(() => arrived.length === 1 && clock.pending() === 1, 'the GET at the token endpoint');
       clock.advance(4_999);
       await new Promise((resolve) => setImmediate(resolve));
@@ -538,7 +539,7 @@ describe('slicer-auth doctor', () => {
       });
       assert.equal(unanswered.check('service-slicer')?.reason, 'no token to try');
       // An endpoint that answers in time: every check passes on the same clock, and no timer is left.
-      const healthy = await inProcess({});
+      const healthy = await inProcess(clock, {});
       assert.equal(healthy.code, 0);
       assert.deepEqual(healthy.check('auth-token-endpoint'), {
         id: 'auth-token-endpoint',
@@ -552,7 +553,7 @@ describe('slicer-auth doctor', () => {
       assert.match(healthy.check('token-request-slicer')?.reason ?? '', /^Bearer token for service_id=sandbox-slicer, valid 3600 s, 0 ms$/);
       assert.equal(clock.pending(), 0, 'no timer is left');
       // An answer in no HTTP is a network failure, not a silence: the token request still runs, and says why it failed.
-      const other = await inProcess({ SLICER_AUTH_URL: `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}` });
+      const other = await inProcess(clock, { SLICER_AUTH_URL: `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}` });
       assert.equal(other.code, 1);
       assert.deepEqual(other.check('auth-token-endpoint'), {
         id: 'auth-token-endpoint',
@@ -566,6 +567,59 @@ describe('slicer-auth doctor', () => {
     } finally {
       release();
       notHttp.close();
+      await silent.close();
+    }
+  });
+
+  test('a service that takes the connection and never answers: ✖ service and ✖ permanent tokens, 5 s each on the clock', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    const silent = await listen(async () => (arrived++, await held, new Response('busy', { status: 503 })));
+    const clock = createFakeClock({ start: systemClock.wallNow() });
+    try {
+      let done = false;
+      const run = inProcess(clock, { SLICER_BASE_URL: `${silent.origin}/slicer` }).finally(() => (done = true));
+      await eventually(() => arrived === 1 && clock.pending() === 1, 'the GET at the service');
+      clock.advance(4_999);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(done, false, 'still waiting just before the limit');
+      clock.advance(1);
+      const { code, check } = await run;
+      assert.deepEqual([code, arrived, clock.pending()], [1, 1, 0], 'one GET, and no timer is left');
+      assert.deepEqual(check('service-slicer'), {
+        id: 'service-slicer',
+        name: 'service (slicer)',
+        status: 'fail',
+        reason: `no answer from ${silent.origin}/slicer within 5 s`,
+        fix: 'check SLICER_BASE_URL and that the service is up and not stuck, then run again',
+        durationMs: 5_000,
+      });
+      // A permanent token is sent to the same service twice (service and permanent tokens): each waits its own 5 s.
+      const permanent = inProcess(clock, { SLICER_BASE_URL: `${silent.origin}/slicer`, SLICER_STATIC_TOKEN: 'permanent-1' });
+      for (const nth of [2, 3]) {
+        await eventually(() => arrived === nth && clock.pending() === 1, `GET ${nth} at the service`);
+        clock.advance(5_000);
+      }
+      assert.deepEqual((await permanent).check('permanent-tokens'), {
+        id: 'permanent-tokens',
+        name: 'permanent tokens',
+        status: 'fail',
+        reason: `no answer from ${silent.origin}/slicer within 5 s`,
+        fix: 'check SLICER_BASE_URL and that the service is up and not stuck, then run again',
+        durationMs: 5_000,
+      });
+      // Once it answers, in time, what it answered is judged as before.
+      release();
+      const answered = await inProcess(clock, { SLICER_BASE_URL: `${silent.origin}/slicer`, SLICER_STATIC_TOKEN: 'permanent-1' });
+      assert.deepEqual([answered.check('service-slicer')?.status, answered.check('service-slicer')?.reason], [
+        'warn',
+        `${silent.origin}/slicer answered 503, which says nothing of the token (header transport), 0 ms`,
+      ]);
+      assert.equal(answered.check('permanent-tokens')?.reason, 'SLICER_STATIC_TOKEN accepted');
+      assert.equal(clock.pending(), 0, 'no timer is left');
+    } finally {
+      release();
       await silent.close();
     }
   });

@@ -1,7 +1,7 @@
 /** The doctor's permanent-token check: configured permanent tokens are accepted by their services. */
 import { SERVICES } from '../../services.ts';
 import { type Check, fail, ok, serviceSettings, skip, warn } from './check.ts';
-import { deliver, undelivered } from './deliver.ts';
+import { deliver, unanswered, undelivered } from './deliver.ts';
 
 /** Each configured permanent token, sent to its own service. */
 export const permanentCheck: Check = {
@@ -19,10 +19,11 @@ export const permanentCheck: Check = {
       if (!baseUrl) return warn(`${keys.token} is set but its base URL is not`, `set ${keys.baseUrl}`);
       let answer;
       try {
-        answer = await deliver(ctx.options, service, baseUrl, (token as { reveal(): string }).reveal());
+        answer = await deliver(ctx, service, baseUrl, (token as { reveal(): string }).reveal());
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
+      if (!answer) return unanswered(baseUrl, keys.baseUrl);
       if (answer.refused) {
         return fail(
           `${keys.token} is refused by ${baseUrl}: the token is revoked or invalid`,

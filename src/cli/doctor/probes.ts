@@ -6,9 +6,32 @@
 import { lookup } from 'node:dns/promises';
 import { connect as tcpConnect, isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import type { Clock } from '../../clock.ts';
 
 /** How long one probe may take. */
 export const PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * Sends a request that may take at most {@link PROBE_TIMEOUT_MS} on the clock, its end included.
+ *
+ * @param clock the clock
+ * @param send sends the request, aborting it on the signal
+ * @returns what `send` returned, or undefined when the time ran out first (the request is then aborted)
+ * @throws what `send` threw for any other reason
+ */
+export async function withinProbeTime<T>(clock: Clock, send: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  const finished = new AbortController();
+  const expired = new AbortController();
+  void clock.sleep(PROBE_TIMEOUT_MS, finished.signal).then(() => expired.abort());
+  try {
+    return await send(expired.signal);
+  } catch (error) {
+    if (expired.signal.aborted) return undefined;
+    throw error;
+  } finally {
+    finished.abort();
+  }
+}
 
 /** Host and port of a URL (default ports filled in). */
 export function endpointOf(url: string): { host: string; port: number; tls: boolean } {

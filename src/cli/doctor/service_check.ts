@@ -5,8 +5,8 @@
 import type { Config } from '../../config.ts';
 import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
 import { DEFAULT_SERVICE, type Service, SERVICES } from '../../services.ts';
-import { type Check, fail, ok, serviceSettings, skip, warn } from './check.ts';
-import { deliver, undelivered } from './deliver.ts';
+import { type Check, type DoctorContext, fail, ok, serviceSettings, skip, warn } from './check.ts';
+import { deliver, unanswered, undelivered } from './deliver.ts';
 
 /**
  * The service check of one scope.
@@ -32,10 +32,11 @@ export function serviceCheck(service: Service): Check {
       const started = ctx.clock.now();
       let answer;
       try {
-        answer = await deliver(ctx.options, service, baseUrl, token);
+        answer = await deliver(ctx, service, baseUrl, token);
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
+      if (!answer) return unanswered(baseUrl, keys.baseUrl);
       const ms = Math.round(ctx.clock.now() - started);
       // A rate limit or a failing service answers before it looks at the token: that answer says nothing of it.
       if (answer.status === 429 || answer.status >= 500) {
@@ -62,10 +63,10 @@ export function serviceCheck(service: Service): Check {
               `npx slicer-auth call GET <path> --scope ${scope}`,
         );
       }
-      if (config.transport === 'post' && !(await deliver(ctx.options, service, baseUrl, token, 'header')).refused) {
+      if (config.transport === 'post' && (await deliver(ctx, service, baseUrl, token, 'header'))?.refused === false) {
         return fail(`${baseUrl} refuses the token as a post argument but accepts the header`, 'set SLICER_TOKEN_TRANSPORT=header');
       }
-      if (await acceptsOtherToken(ctx.options, config, service, baseUrl, ctx.grants)) {
+      if (await acceptsOtherToken(ctx, config, service, baseUrl)) {
         return fail(
           `${baseUrl} refuses the ${scope} token (${answer.status}) but accepts the other scope's`,
           `the service ids or base URLs are swapped: ${keys.baseUrl} must be the service that ${keys.serviceId} names`,
@@ -83,18 +84,12 @@ export function serviceCheck(service: Service): Check {
  * Whether the service takes another scope's token instead: tried only where
  * that token may go (its own service's origin, or an allowed one).
  */
-async function acceptsOtherToken(
-  options: Parameters<typeof deliver>[0],
-  config: Config,
-  service: Service,
-  baseUrl: string,
-  grants: ReadonlyMap<string, { readonly token: string }>,
-): Promise<boolean> {
+async function acceptsOtherToken(ctx: DoctorContext, config: Config, service: Service, baseUrl: string): Promise<boolean> {
   for (const other of SERVICES.filter((s) => s !== service)) {
     const { serviceId, baseUrl: otherBase } = serviceSettings(config, other);
-    const token = serviceId === undefined ? undefined : grants.get(`service_id=${serviceId}`)?.token;
+    const token = serviceId === undefined ? undefined : ctx.grants.get(`service_id=${serviceId}`)?.token;
     if (!token || !mayReceiveToken(baseUrl, tokenOrigins(otherBase, config.allowedOrigins))) continue;
-    if (!(await deliver(options, service, baseUrl, token)).refused) return true;
+    if ((await deliver(ctx, service, baseUrl, token))?.refused === false) return true;
   }
   return false;
 }
