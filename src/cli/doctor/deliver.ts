@@ -9,7 +9,7 @@ import type { TokenTransport } from '../../config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
 import { networkCause, networkFix } from '../../token_source.ts';
 import type { Service } from '../../services.ts';
-import { type DoctorContext, fail, type Outcome } from './check.ts';
+import { type DoctorContext, fail, type Outcome, warn } from './check.ts';
 import { PROBE_TIMEOUT_MS, withinProbeTime } from './probes.ts';
 
 /** How a service answered. */
@@ -63,6 +63,36 @@ export async function deliver(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * What an answer that is neither a success nor a refusal (401, 403) says of the token: nothing. A rate limit or a
+ * failing service answers before it looks at the token; a redirect handed back (to another origin, or one too many)
+ * or a page the service does not have says nothing of it either: a service may look for the page first.
+ *
+ * @param answer the service's answer
+ * @param url the service URL
+ * @param service the service it belongs to
+ * @param transport how the token was sent
+ * @param ms how long the answer took
+ * @returns a warning with the fix for that answer, or undefined for a success or a refusal
+ */
+export function saysNothing(answer: Delivery, url: string, service: Service, transport: TokenTransport, ms: number): Outcome | undefined {
+  if ((answer.status >= 200 && answer.status < 300) || answer.refused) return undefined;
+  const baseKey = service.baseUrl.env;
+  const redirect = answer.status >= 300 && answer.status < 400;
+  const where = redirect && answer.location ? `, a redirect to ${answer.location}` : '';
+  return warn(
+    `${url} answered ${answer.status}${where}, which says nothing of the token (${transport} transport), ${ms} ms`,
+    answer.status === 429
+      ? 'the service limits how often it is asked (429): wait as long as it asks, then run again'
+      : answer.status >= 500
+      ? 'the service failed (5xx): run again later, and tell its owners if it goes on'
+      : redirect
+      ? `set ${baseKey} to the address where the service answers its API (a redirect to a sign-in page is a web page)`
+      : `the service answers no GET at ${baseKey} itself (${answer.status}): check it, then try a path of the service: ` +
+        `npx slicer-auth call GET <path> --scope ${service.name}`,
+  );
 }
 
 /**

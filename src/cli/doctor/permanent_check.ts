@@ -1,7 +1,7 @@
 /** The doctor's permanent-token check: configured permanent tokens are accepted by their services. */
 import { SERVICES } from '../../services.ts';
 import { type Check, fail, ok, serviceSettings, skip, warn } from './check.ts';
-import { deliver, unanswered, undelivered } from './deliver.ts';
+import { deliver, saysNothing, unanswered, undelivered } from './deliver.ts';
 
 /** Each configured permanent token, sent to its own service. */
 export const permanentCheck: Check = {
@@ -17,6 +17,7 @@ export const permanentCheck: Check = {
       const keys = { token: service.staticToken.env, baseUrl: service.baseUrl.env };
       const { baseUrl, token } = serviceSettings(config, service);
       if (!baseUrl) return warn(`${keys.token} is set but its base URL is not`, `set ${keys.baseUrl}`);
+      const started = ctx.clock.now();
       let answer;
       try {
         answer = await deliver(ctx, service, baseUrl, (token as { reveal(): string }).reveal());
@@ -24,6 +25,8 @@ export const permanentCheck: Check = {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
       if (!answer) return unanswered(baseUrl, keys.baseUrl);
+      const unclear = saysNothing(answer, baseUrl, service, config.transport, Math.round(ctx.clock.now() - started));
+      if (unclear) return { ...unclear, reason: `${keys.token}: ${unclear.reason}` };
       if (answer.refused) {
         return fail(
           `${keys.token} is refused by ${baseUrl}: the token is revoked or invalid`,

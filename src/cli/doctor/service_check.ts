@@ -5,8 +5,8 @@
 import type { Config } from '../../config.ts';
 import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
 import { DEFAULT_SERVICE, type Service, SERVICES } from '../../services.ts';
-import { type Check, type DoctorContext, fail, ok, serviceSettings, skip, warn } from './check.ts';
-import { deliver, unanswered, undelivered } from './deliver.ts';
+import { type Check, type DoctorContext, fail, ok, serviceSettings, skip } from './check.ts';
+import { deliver, saysNothing, unanswered, undelivered } from './deliver.ts';
 
 /**
  * The service check of one scope.
@@ -38,30 +38,10 @@ export function serviceCheck(service: Service): Check {
       }
       if (!answer) return unanswered(baseUrl, keys.baseUrl);
       const ms = Math.round(ctx.clock.now() - started);
-      // A rate limit or a failing service answers before it looks at the token: that answer says nothing of it.
-      if (answer.status === 429 || answer.status >= 500) {
-        return warn(
-          `${baseUrl} answered ${answer.status}, which says nothing of the token (${config.transport} transport), ${ms} ms`,
-          answer.status === 429
-            ? 'the service limits how often it is asked (429): wait as long as it asks, then run again'
-            : 'the service failed (5xx): run again later, and tell its owners if it goes on',
-        );
-      }
-      if (answer.status >= 200 && answer.status < 300) {
-        return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
-      }
-      // A redirect handed back (to another origin, or one too many) or a page the service does not have says nothing of
-      // the token either: a service may look for the page before it looks at the token.
+      const unclear = saysNothing(answer, baseUrl, service, config.transport, ms);
+      if (unclear) return unclear;
       if (!answer.refused) {
-        const redirect = answer.status >= 300 && answer.status < 400;
-        const where = redirect && answer.location ? `, a redirect to ${answer.location}` : '';
-        return warn(
-          `${baseUrl} answered ${answer.status}${where}, which says nothing of the token (${config.transport} transport), ${ms} ms`,
-          redirect
-            ? `set ${keys.baseUrl} to the address where the service answers its API (a redirect to a sign-in page is a web page)`
-            : `the service answers no GET at ${keys.baseUrl} itself (${answer.status}): check it, then try a path of the service: ` +
-              `npx slicer-auth call GET <path> --scope ${scope}`,
-        );
+        return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
       }
       if (config.transport === 'post' && (await deliver(ctx, service, baseUrl, token, 'header'))?.refused === false) {
         return fail(`${baseUrl} refuses the token as a post argument but accepts the header`, 'set SLICER_TOKEN_TRANSPORT=header');
