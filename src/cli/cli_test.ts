@@ -74,9 +74,10 @@ describe('CLI: help, usage errors, exit codes', () => {
       ],
       [['permanent', 'revoke', '--name', 'x', '--max-age', '1h'], /--max-age goes with --run/],
       [['permanent', 'list', '--name', 'x'], /takes no --name/],
-      [['token', '--min-validity='], /--min-validity takes a number of seconds/],
-      [['token', '--min-validity', ' '], /--min-validity takes a number of seconds/],
-      [['token', '--min-validity', '1e3'], /--min-validity takes a number of seconds/],
+      [['token', '--min-validity='], /^--min-validity takes a number of seconds, 0 or more, such as 300; got ""$/m],
+      [['token', '--min-validity', ' '], /^--min-validity takes a number of seconds, 0 or more, such as 300; got " "$/m],
+      [['token', '--min-validity', '1e3'], /^--min-validity takes a number of seconds, 0 or more, such as 300; got "1e3"$/m],
+      [['token', '--min-validity=-5'], /^--min-validity takes a number of seconds, 0 or more, such as 300; got "-5"$/m],
       [['sandbox', '--port', 'abc'], /--port must be a port number/],
       [['sandbox', '--port='], /--port must be a port number, got ""/],
       [['sandbox', '--port', ' 8787'], /--port must be a port number, got " 8787"/],
@@ -374,6 +375,19 @@ describe('CLI: token and call against the sandbox', () => {
     assert.equal(json.source, 'request');
     const lifetime = Date.parse(json.expiresAt as string) - Date.parse(json.obtainedAt as string);
     assert.ok(lifetime > 3_599_000 && lifetime <= 3_600_000, `valid 3600 s from when it was requested (${lifetime} ms)`);
+  });
+
+  test('token --min-validity: a validity no token of the service has is a usage error naming the flag and the limit', async () => {
+    const run = await cli(['token', '--min-validity', '7200']);
+    assert.equal(run.code, 2);
+    assert.equal(run.out, '');
+    assert.equal(
+      run.err.split('\n')[0],
+      '--min-validity 7200 cannot be met: the service issues tokens valid 3600 s; give at most 3600',
+    );
+    const met = await cli(['token', '--min-validity', '3500', '--json']);
+    assert.equal(met.code, 0, met.err);
+    assert.equal((JSON.parse(met.out) as { scope: string }).scope, `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`);
   });
 
   test('call makes authenticated requests with JSON and form bodies', async () => {

@@ -3,6 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createAuthClient } from '../client.ts';
+import { MinValidityUnreachableError } from '../errors.ts';
 import { clientContext, type Io, numberFlag, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */
@@ -39,9 +40,20 @@ export async function tokenCommand(args: string[], io: Io): Promise<number> {
     options: TOKEN_OPTIONS,
     strict: true,
   });
-  const minValidity = values['min-validity'] === undefined ? undefined : numberFlag(values['min-validity'], true);
-  if (minValidity !== undefined && !(minValidity >= 0)) throw new UsageError('--min-validity takes a number of seconds');
-  const info = await createAuthClient(clientContext(io)).getTokenInfo(scopeFlag(values.scope), { minValidity });
+  const given = values['min-validity'];
+  const minValidity = given === undefined ? undefined : numberFlag(given, true);
+  if (minValidity !== undefined && !(minValidity >= 0)) {
+    throw new UsageError(`--min-validity takes a number of seconds, 0 or more, such as 300; got "${given}"`);
+  }
+  const info = await createAuthClient(clientContext(io)).getTokenInfo(scopeFlag(values.scope), { minValidity }).catch(
+    (error: unknown) => {
+      // The library's error names its option; here the flag is what was given.
+      if (!(error instanceof MinValidityUnreachableError)) throw error;
+      throw new UsageError(
+        `--min-validity ${given} cannot be met: the service issues tokens valid ${error.lifetime} s; give at most ${error.lifetime}`,
+      );
+    },
+  );
   io.out(values.json ? JSON.stringify({ ...info }) : info.token); // the spread copy prints its token, as asked
   return 0;
 }
