@@ -54,11 +54,11 @@ export const authServiceChecks: readonly Check[] = [
     const { host } = endpointOf(authUrl);
     return probe(`check the host name in SLICER_AUTH_URL ("${host}")`, async () => ok(`${host} → ${await resolve(host)}`));
   }),
-  authCheck('auth-tcp', 'TCP', (authUrl) => {
+  authCheck('auth-tcp', 'TCP', (authUrl, ctx) => {
     const { host, port } = endpointOf(authUrl);
     return probe(
       `check that the authorization service runs at ${host}:${port} (SLICER_AUTH_URL) and that no firewall blocks it`,
-      async () => (await tcp(host, port), ok(`connected to ${host}:${port}`)),
+      async () => (await tcp(host, port, ctx.clock), ok(`connected to ${host}:${port}`)),
     );
   }),
   authCheck('auth-tls', 'TLS', async (authUrl, ctx) => {
@@ -69,14 +69,16 @@ export const authServiceChecks: readonly Check[] = [
         'use an https SLICER_AUTH_URL (SLICER_ALLOW_INSECURE_HTTP=1 allowed this)',
       );
     }
-    const cert = await certificate(host, port);
-    if (!cert.valid) {
-      const fix = networkFix(cert.problem, 'fix the service certificate, or use the host name it is issued for');
-      return fail(`the certificate is not valid (${cert.problem})`, fix);
-    }
-    const days = Math.floor((cert.validTo.getTime() - ctx.clock.wallNow()) / 86_400_000);
-    const expiry = `valid until ${cert.validTo.toISOString().slice(0, 10)}`;
-    return days < CERT_WARN_DAYS ? warn(`${expiry}, ${days} days left`, 'renew the certificate') : ok(expiry);
+    return probe(`check that the authorization service serves https at ${host}:${port} (SLICER_AUTH_URL)`, async () => {
+      const cert = await certificate(host, port, ctx.clock);
+      if (!cert.valid) {
+        const fix = networkFix(cert.problem, 'fix the service certificate, or use the host name it is issued for');
+        return fail(`the certificate is not valid (${cert.problem})`, fix);
+      }
+      const days = Math.floor((cert.validTo.getTime() - ctx.clock.wallNow()) / 86_400_000);
+      const expiry = `valid until ${cert.validTo.toISOString().slice(0, 10)}`;
+      return days < CERT_WARN_DAYS ? warn(`${expiry}, ${days} days left`, 'renew the certificate') : ok(expiry);
+    });
   }),
   authCheck(
     'auth-token-endpoint',

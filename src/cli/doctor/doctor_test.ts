@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -628,6 +628,47 @@ describe('slicer-auth doctor', () => {
     } finally {
       release();
       await silent.close();
+    }
+  });
+
+  test('an https authorization service whose TLS handshake never ends: ✖ TLS and ✖ token endpoint, 5 s each on the clock, and no password sent', async () => {
+    const sockets: Socket[] = [];
+    // It reads what it is sent (so that it sees each connection end) and answers nothing.
+    const mute = createServer((socket) => void sockets.push(socket.resume()));
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    const { port } = mute.address() as AddressInfo;
+    const clock = createFakeClock({ start: systemClock.wallNow() });
+    try {
+      let done = false;
+      const run = inProcess(clock, { SLICER_AUTH_URL: `https://127.0.0.1:${port}` }).finally(() => (done = true));
+      // TCP connects at once; the TLS handshake, then the token endpoint's GET, each wait 5 s for the server's first byte.
+      await eventually(() => sockets.length === 2 && clock.pending() === 1, 'the TLS handshake');
+      clock.advance(4_999);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(clock.pending(), 1, 'still waiting just before the limit');
+      clock.advance(1);
+      await eventually(() => sockets.length === 3 && clock.pending() === 1, 'the GET at the token endpoint');
+      clock.advance(5_000);
+      const { code, check } = await run;
+      assert.deepEqual([done, code, sockets.length, clock.pending()], [true, 1, 3, 0]);
+      assert.deepEqual(check('auth-tls'), {
+        id: 'auth-tls',
+        name: 'authorization service: TLS',
+        status: 'fail',
+        reason: 'ETIMEDOUT: no TLS handshake within 5 s',
+        fix: `check that the authorization service serves https at 127.0.0.1:${port} (SLICER_AUTH_URL)`,
+        durationMs: 5_000,
+      });
+      assert.equal(
+        check('auth-token-endpoint')?.reason,
+        `https://127.0.0.1:${port}/oauth2/token/ took the connection but sent no answer within 5 s`,
+      );
+      assert.equal(check('token-request-slicer')?.reason, 'the token endpoint does not answer, so the password was not sent');
+      // The TCP and TLS probes close theirs; Node's fetch keeps a connection it is still opening until its own limit.
+      await eventually(() => sockets[0]?.destroyed === true && sockets[1]?.destroyed === true, 'the probes closing their connections');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      mute.close();
     }
   });
 });

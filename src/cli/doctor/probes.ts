@@ -4,7 +4,7 @@
  * and leaves nothing open.
  */
 import { lookup } from 'node:dns/promises';
-import { connect as tcpConnect, isIP } from 'node:net';
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Clock } from '../../clock.ts';
 
@@ -52,19 +52,45 @@ export async function resolve(host: string): Promise<string> {
 }
 
 /**
- * Opens and closes a TCP connection.
+ * Opens and closes a TCP connection, for at most {@link PROBE_TIMEOUT_MS} on the clock.
  *
  * @param host the host
  * @param port the port
- * @throws the socket's error (`ECONNREFUSED`, `ETIMEDOUT`, …)
+ * @param clock the clock
+ * @throws the socket's error (`ECONNREFUSED`, …), or `ETIMEDOUT` when no connection came in time
  */
-export function tcp(host: string, port: number): Promise<void> {
+export async function tcp(host: string, port: number, clock: Clock): Promise<void> {
+  const connected = await withinProbeTime(
+    clock,
+    (signal) => settled(signal, tcpConnect({ host, port }), 'connect', (socket) => socket.destroy()),
+  );
+  if (!connected) throw timedOut('no connection');
+}
+
+/**
+ * Waits for a socket's event, the socket destroyed whatever happens.
+ *
+ * @param signal aborts the wait
+ * @param socket the socket
+ * @param event the event that ends the wait
+ * @param read what to take from the socket then (before it is destroyed)
+ * @returns a promise of what `read` returned; it rejects with the socket's error, or when the signal aborts
+ */
+function settled<S extends Socket, T>(signal: AbortSignal, socket: S, event: string, read: (socket: S) => T): Promise<T> {
   return new Promise((done, fail) => {
-    const socket = tcpConnect({ host, port, timeout: PROBE_TIMEOUT_MS });
-    socket.once('connect', () => (socket.destroy(), done()));
-    socket.once('timeout', () => (socket.destroy(), fail(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }))));
+    signal.addEventListener('abort', () => (socket.destroy(), fail(signal.reason)), { once: true });
+    socket.once(event, () => {
+      const value = read(socket);
+      socket.destroy();
+      done(value);
+    });
     socket.once('error', (error) => (socket.destroy(), fail(error)));
   });
+}
+
+/** The error of a probe whose time ran out, coded as a socket's own would be. */
+function timedOut(what: string): Error {
+  return Object.assign(new Error(`${what} within ${PROBE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' });
 }
 
 /** What the TLS handshake showed of the certificate. */
@@ -78,25 +104,26 @@ export interface Certificate {
 }
 
 /**
- * Performs a TLS handshake and reads the peer certificate.
+ * Performs a TLS handshake and reads the peer certificate, for at most {@link PROBE_TIMEOUT_MS} on the clock.
  *
  * @param host the host (also the server name)
  * @param port the port
+ * @param clock the clock
  * @returns the certificate's validity and expiry
- * @throws the socket's error when no handshake happens
+ * @throws the socket's error when no handshake happens, or `ETIMEDOUT` when none came in time
  */
-export function certificate(host: string, port: number): Promise<Certificate> {
-  return new Promise((done, fail) => {
-    // No server name for an address: TLS names hosts only (RFC 6066), and Node warns when given one.
-    const servername = isIP(host) === 0 ? host : undefined;
-    const socket = tlsConnect({ host, port, servername, rejectUnauthorized: false, timeout: PROBE_TIMEOUT_MS });
-    socket.once('secureConnect', () => {
-      const peer = socket.getPeerCertificate();
-      const problem = socket.authorizationError ? String(socket.authorizationError) : undefined;
-      socket.destroy();
-      done({ valid: socket.authorized, problem, validTo: new Date(peer.valid_to) });
-    });
-    socket.once('timeout', () => (socket.destroy(), fail(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }))));
-    socket.once('error', (error) => (socket.destroy(), fail(error)));
-  });
+export async function certificate(host: string, port: number, clock: Clock): Promise<Certificate> {
+  // No server name for an address: TLS names hosts only (RFC 6066), and Node warns when given one.
+  const servername = isIP(host) === 0 ? host : undefined;
+  const cert = await withinProbeTime(
+    clock,
+    (signal) =>
+      settled(signal, tlsConnect({ host, port, servername, rejectUnauthorized: false }), 'secureConnect', (socket) => ({
+        valid: socket.authorized,
+        problem: socket.authorizationError ? String(socket.authorizationError) : undefined,
+        validTo: new Date(socket.getPeerCertificate().valid_to),
+      })),
+  );
+  if (!cert) throw timedOut('no TLS handshake');
+  return cert;
 }

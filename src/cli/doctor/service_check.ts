@@ -40,6 +40,7 @@ export function serviceCheck(service: Service): Check {
       const ms = Math.round(ctx.clock.now() - started);
       const unclear = saysNothing(answer, baseUrl, service, config.transport, ms);
       if (unclear) return unclear;
+      // What is left is a success or a refusal (401, 403), which the rest explains.
       if (!answer.refused) {
         return ok(`${baseUrl} accepts the token (${config.transport} transport, answered ${answer.status}), ${ms} ms`);
       }
