@@ -15,6 +15,7 @@ import type { AuthEvent } from './events.ts';
 import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
 import { failureWords, processGrantResponse } from './grant_response.ts';
+import { cannotReach, networkCause, networkFix } from './network_cause.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { retryAfterMs } from './retry_after.ts';
 
@@ -219,69 +220,4 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
 function askedTooLong(error: unknown, clock: Clock): number | undefined {
   const asked = isHTTPError(error) ? retryAfterMs(error.response.headers.get('retry-after'), clock.wallNow()) : undefined;
   return (asked ?? 0) > MAX_RETRY_AFTER_MS ? asked : undefined;
-}
-
-/**
- * How a network failure is named: the host, and the low-level reason when one is known.
- *
- * @param url the address that could not be reached
- * @param cause its reason, as {@link networkCause} finds it (redacted where it may hold a secret)
- * @returns `cannot reach <host> (<cause>)`
- */
-export function cannotReach(url: string, cause: string | undefined): string {
-  return `cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}`;
-}
-
-/** The fix for a certificate whose issuer the runtime does not trust: a staging service behind an organisation's CA. */
-const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
-  '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)';
-
-/** Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`, each whole. */
-const UNTRUSTED_ISSUER =
-  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)$|UnknownIssuer$/;
-
-/**
- * Whether a network failure's reason is a certificate of an issuer the runtime does not trust.
- *
- * @param cause the reason, as {@link networkCause} finds it
- * @returns true for Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`
- */
-export function untrustedIssuer(cause: string | undefined): boolean {
-  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
-  return UNTRUSTED_ISSUER.test(cause ?? '');
-}
-
-/**
- * The fix to name for a network failure: trusting the CA, for a certificate of an untrusted issuer; else the caller's.
- *
- * @param cause the reason, as {@link networkCause} finds it
- * @param otherwise the fix for any other reason
- * @returns the fix
- */
-export function networkFix(cause: string | undefined, otherwise: string): string {
-  return untrustedIssuer(cause) ? TRUST_THE_CA : otherwise;
-}
-
-/**
- * The low-level reason of a network failure, e.g. `ECONNREFUSED`, `ENOTFOUND`,
- * `CERT_HAS_EXPIRED`, from the error's cause chain (Node's `code`, Deno's and
- * Bun's names and messages).
- *
- * @param error what fetch threw
- * @returns the reason (a code, or the deepest cause's message: redact it before showing), or undefined when none is known
- */
-export function networkCause(error: unknown): string | undefined {
-  let innermost: string | undefined;
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    const peer = /invalid peer certificate: \w+/.exec(e.message)?.[0]; // Deno's, with its reason as written (UnknownIssuer)
-    if (peer) return peer;
-    const os = /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset|requests to port \d+ are blocked)/i
-      .exec(e.message)?.[1];
-    if (os) return os.toLowerCase();
-    if (depth > 0 && e.message) innermost = e.message.slice(0, 120);
-  }
-  // No known code: the deepest cause's own words (undici's "bad port", say), not the bare "fetch failed".
-  return innermost;
 }

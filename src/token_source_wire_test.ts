@@ -13,7 +13,8 @@ import type { AuthEvent } from './events.ts';
 import { MAX_ANSWER_BYTES } from './grant_body.ts';
 import { Secret } from './redact.ts';
 import { createFakeClock, type FakeClock } from './testing/fake_clock.ts';
-import { createTokenSource, networkCause, retryWait, type TokenSourceOptions } from './token_source.ts';
+import { networkCause } from './network_cause.ts';
+import { createTokenSource, retryWait, type TokenSourceOptions } from './token_source.ts';
 
 const SCOPE = 'service_id=s';
 const GOOD = JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: SCOPE });

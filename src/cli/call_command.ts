@@ -11,7 +11,7 @@ import { readEnv } from '../env.ts';
 import { isAuthError, PermanentTokenRejectedError } from '../errors.ts';
 import { isRelative } from '../request_url.ts';
 import { DEFAULT_SERVICE, scopeKind, serviceNamed } from '../services.ts';
-import { cannotReach, networkCause, networkFix } from '../token_source.ts';
+import { cannotReach, networkCause, networkFix } from '../network_cause.ts';
 import { clientContext, EXIT, type Io, numberFlag, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */

@@ -3,7 +3,8 @@
  * TLS and the token endpoint. Each layer is skipped when one below failed.
  */
 import type { Config } from '../../config.ts';
-import { networkCause, networkFix, tokenEndpoint } from '../../token_source.ts';
+import { networkCause, networkFix, shortMessage } from '../../network_cause.ts';
+import { tokenEndpoint } from '../../token_source.ts';
 import { isLoopbackHost } from '../../url_policy.ts';
 import { type Check, type DoctorContext, fail, ok, type Outcome, skip, warn } from './check.ts';
 import { certificate, endpointOf, PROBE_TIMEOUT_MS, resolve, tcp, withinProbeTime } from './probes.ts';
@@ -28,7 +29,7 @@ async function probe(fix: string, check: () => Promise<Outcome>): Promise<Outcom
     return await check();
   } catch (error) {
     const cause = networkCause(error);
-    return fail(`${cause ? `${cause}: ` : ''}${(error as Error).message}`, networkFix(cause, fix));
+    return fail(`${cause ? `${cause}: ` : ''}${shortMessage(error)}`, networkFix(cause, fix));
   }
 }
 

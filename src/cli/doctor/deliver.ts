@@ -7,7 +7,7 @@
 import { type AuthClientOptions, createAuthClient } from '../../client.ts';
 import type { TokenTransport } from '../../config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
-import { networkCause, networkFix } from '../../token_source.ts';
+import { networkCause, networkFix } from '../../network_cause.ts';
 import type { Service } from '../../services.ts';
 import { type DoctorContext, fail, type Outcome, warn } from './check.ts';
 import { PROBE_TIMEOUT_MS, withinProbeTime } from './probes.ts';

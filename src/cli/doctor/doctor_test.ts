@@ -671,4 +671,50 @@ describe('slicer-auth doctor', () => {
       mute.close();
     }
   });
+
+  test('in this process: a refused port, https to a plain-http port, an untrusted certificate: each ✖ with its own fix', async () => {
+    const clock = createFakeClock({ start: systemClock.wallNow() });
+    const check = (id: string, name: string, reason: string, fix: string) => ({ id, name, status: 'fail', reason, fix, durationMs: 0 });
+    const closed = await freePort();
+    const refused = await inProcess(clock, { SLICER_AUTH_URL: `http://127.0.0.1:${closed}` });
+    assert.deepEqual(
+      refused.check('auth-tcp'),
+      check(
+        'auth-tcp',
+        'authorization service: TCP',
+        `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${closed}`,
+        `check that the authorization service runs at 127.0.0.1:${closed} (SLICER_AUTH_URL) and that no firewall blocks it`,
+      ),
+    );
+    const noTls = 'the TLS handshake failed: if the server at that address serves plain http (as the sandbox does), ' +
+      'its URL starts with http://';
+    const https = (env.SLICER_AUTH_URL ?? '').replace('http:', 'https:');
+    const plain = await inProcess(clock, { SLICER_AUTH_URL: https });
+    assert.deepEqual(
+      plain.check('auth-tls'),
+      check('auth-tls', 'authorization service: TLS', 'ERR_SSL_WRONG_VERSION_NUMBER: wrong version number', noTls),
+    );
+    assert.deepEqual(
+      plain.check('auth-token-endpoint'),
+      check('auth-token-endpoint', 'authorization service: token endpoint', 'ERR_SSL_WRONG_VERSION_NUMBER: fetch failed', noTls),
+    );
+    assert.equal(plain.check('token-request-slicer')?.fix, noTls);
+    const tls = await listenTls(() => new Response('{}'));
+    try {
+      const untrusted = await inProcess(clock, { SLICER_AUTH_URL: tls.origin });
+      assert.deepEqual(
+        untrusted.check('auth-tls'),
+        check(
+          'auth-tls',
+          'authorization service: TLS',
+          'the certificate is not valid (UNABLE_TO_VERIFY_LEAF_SIGNATURE)',
+          "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
+            '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)',
+        ),
+      );
+    } finally {
+      await tls.close();
+    }
+    assert.equal(clock.pending(), 0, 'no timer is left');
+  });
 });

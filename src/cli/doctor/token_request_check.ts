@@ -8,7 +8,8 @@ import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
 import { isMisaddressed, isServiceIdAlone, isServiceRefusal, isUnexplained, processGrantResponse } from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
-import { networkCause, networkFix, sendGrantRequest } from '../../token_source.ts';
+import { networkCause, networkFix } from '../../network_cause.ts';
+import { sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 

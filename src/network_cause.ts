@@ -1,0 +1,108 @@
+/**
+ * Leaf: how a network failure is named and what fixes it, for every path that
+ * reaches a server (the token source, the CLI's `call`, the doctor): the
+ * low-level reason from the error's cause chain, as Node, Bun and Deno tell
+ * it, and the fix for the reasons that have their own (an untrusted CA, an
+ * https URL whose server speaks no TLS).
+ */
+
+/**
+ * How a network failure is named: the host, and the low-level reason when one is known.
+ *
+ * @param url the address that could not be reached
+ * @param cause its reason, as {@link networkCause} finds it (redacted where it may hold a secret)
+ * @returns `cannot reach <host> (<cause>)`
+ */
+export function cannotReach(url: string, cause: string | undefined): string {
+  return `cannot reach ${new URL(url).host}${cause ? ` (${cause})` : ''}`;
+}
+
+/** The fix for a certificate whose issuer the runtime does not trust: a staging service behind an organisation's CA. */
+const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
+  '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)';
+
+/** Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`, each whole. */
+const UNTRUSTED_ISSUER =
+  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)$|UnknownIssuer$/;
+
+/**
+ * Whether a network failure's reason is a certificate of an issuer the runtime does not trust.
+ *
+ * @param cause the reason, as {@link networkCause} finds it
+ * @returns true for Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`
+ */
+export function untrustedIssuer(cause: string | undefined): boolean {
+  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
+  return UNTRUSTED_ISSUER.test(cause ?? '');
+}
+
+/** The fix for an https URL whose server speaks no TLS: most often one that serves plain http, as the sandbox does. */
+const NO_TLS = 'the TLS handshake failed: if the server at that address serves plain http (as the sandbox does), ' +
+  'its URL starts with http://';
+
+/** Node's code for a TLS record that is none (an answer in plain http), Bun's `EPROTO`, and Deno's words, each whole. */
+const NO_TLS_CAUSE = /^(ERR_SSL_WRONG_VERSION_NUMBER|EPROTO|received corrupt message)$/;
+
+/**
+ * Whether a network failure's reason is a TLS handshake with a server that answered in something else.
+ *
+ * @param cause the reason, as {@link networkCause} finds it
+ * @returns true for Node's `ERR_SSL_WRONG_VERSION_NUMBER`, Bun's `EPROTO` and Deno's "received corrupt message"
+ */
+function noTls(cause: string | undefined): boolean {
+  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
+  return NO_TLS_CAUSE.test(cause ?? '');
+}
+
+/**
+ * The fix to name for a network failure: trusting the CA, for a certificate of an untrusted issuer; http://, for a server
+ * that speaks no TLS; else the caller's.
+ *
+ * @param cause the reason, as {@link networkCause} finds it
+ * @param otherwise the fix for any other reason
+ * @returns the fix
+ */
+export function networkFix(cause: string | undefined, otherwise: string): string {
+  return untrustedIssuer(cause) ? TRUST_THE_CA : noTls(cause) ? NO_TLS : otherwise;
+}
+
+/**
+ * The low-level reason of a network failure, e.g. `ECONNREFUSED`, `ENOTFOUND`,
+ * `CERT_HAS_EXPIRED`, from the error's cause chain (Node's `code`, Deno's and
+ * Bun's names and messages).
+ *
+ * @param error what fetch threw
+ * @returns the reason (a code, or the deepest cause's message: redact it before showing), or undefined when none is known
+ */
+export function networkCause(error: unknown): string | undefined {
+  let innermost: string | undefined;
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    const peer = /invalid peer certificate: \w+/.exec(e.message)?.[0]; // Deno's, with its reason as written (UnknownIssuer)
+    if (peer) return peer;
+    const os =
+      /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset|requests to port \d+ are blocked|received corrupt message)/i
+        .exec(e.message)?.[1];
+    if (os) return os.toLowerCase();
+    if (depth > 0 && e.message) innermost = e.message.slice(0, 120);
+  }
+  // No known code: the deepest cause's own words (undici's "bad port", say), not the bare "fetch failed".
+  return innermost;
+}
+
+/** OpenSSL's error string (`…:error:0A00010B:SSL routines:<function>:<reason>:<file>:<line>:`), as Node and Bun give it. */
+const OPENSSL_ERROR = /error:[0-9A-Fa-f]+:SSL routines:[^:]*:([^:\n]+)/;
+
+/**
+ * An error's own words on one line: OpenSSL's error string as its reason alone ("wrong version number"), any other
+ * message up to its first line break.
+ *
+ * @param error what was thrown
+ * @returns the words
+ */
+export function shortMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = OPENSSL_ERROR.exec(message)?.[1];
+  return reason ? reason.toLowerCase().replaceAll('_', ' ') : message.replace(/\n[^]*$/, '');
+}
