@@ -21,8 +21,8 @@ function authUrlOf(ctx: DoctorContext): Config['authUrl'] | Outcome {
 }
 
 /**
- * Runs a probe: its outcome, or a failure with the error's low-level reason and this fix (trusting the CA instead,
- * for a certificate of an untrusted issuer).
+ * Runs a probe: its outcome, or a failure with the error's low-level reason and this fix (or the reason's own fix,
+ * such as trusting the CA for a certificate of an untrusted issuer).
  */
 async function probe(fix: string, check: () => Promise<Outcome>): Promise<Outcome> {
   try {

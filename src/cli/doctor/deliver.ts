@@ -102,7 +102,7 @@ export function saysNothing(answer: Delivery, url: string, service: Service, tra
  * @param baseKey the variable naming it
  * @returns the finding
  */
-export function unanswered(url: string, baseKey: string): Outcome {
+export function noAnswerFrom(url: string, baseKey: string): Outcome {
   return fail(
     `no answer from ${url} within ${PROBE_TIMEOUT_MS / 1000} s`,
     `check ${baseKey} and that the service is up and not stuck, then run again`,

@@ -1,7 +1,7 @@
 /** The doctor's permanent-token check: configured permanent tokens are accepted by their services. */
 import { SERVICES } from '../../services.ts';
 import { type Check, fail, ok, serviceSettings, skip, warn } from './check.ts';
-import { deliver, saysNothing, unanswered, undelivered } from './deliver.ts';
+import { deliver, noAnswerFrom, saysNothing, undelivered } from './deliver.ts';
 
 /** Each configured permanent token, sent to its own service. */
 export const permanentCheck: Check = {
@@ -24,7 +24,7 @@ export const permanentCheck: Check = {
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
-      if (!answer) return unanswered(baseUrl, keys.baseUrl);
+      if (!answer) return noAnswerFrom(baseUrl, keys.baseUrl);
       const unclear = saysNothing(answer, baseUrl, service, config.transport, Math.round(ctx.clock.now() - started));
       if (unclear) return { ...unclear, reason: `${keys.token}: ${unclear.reason}` };
       if (answer.refused) {

@@ -1,7 +1,8 @@
 /**
  * The doctor's own network probes, below HTTP: name resolution, a TCP
- * connection and the TLS certificate of a URL's host. Each is bounded in time
- * and leaves nothing open.
+ * connection and the TLS certificate of a URL's host; and the time limit on
+ * the doctor's clock that these and its HTTP requests run under. The probes leave
+ * nothing open (name resolution has the resolver's own limits).
  */
 import { lookup } from 'node:dns/promises';
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';

@@ -6,7 +6,7 @@ import type { Config } from '../../config.ts';
 import { mayReceiveToken, tokenOrigins } from '../../url_policy.ts';
 import { DEFAULT_SERVICE, type Service, SERVICES } from '../../services.ts';
 import { type Check, type DoctorContext, fail, ok, serviceSettings, skip } from './check.ts';
-import { deliver, saysNothing, unanswered, undelivered } from './deliver.ts';
+import { deliver, noAnswerFrom, saysNothing, undelivered } from './deliver.ts';
 
 /**
  * The service check of one scope.
@@ -36,7 +36,7 @@ export function serviceCheck(service: Service): Check {
       } catch (error) {
         return undelivered(error, baseUrl, keys.baseUrl);
       }
-      if (!answer) return unanswered(baseUrl, keys.baseUrl);
+      if (!answer) return noAnswerFrom(baseUrl, keys.baseUrl);
       const ms = Math.round(ctx.clock.now() - started);
       const unclear = saysNothing(answer, baseUrl, service, config.transport, ms);
       if (unclear) return unclear;
