@@ -40,30 +40,32 @@ export function untrustedIssuer(cause: string | undefined): boolean {
 const NO_TLS = 'the TLS handshake failed: if the server at that address serves plain http (as the sandbox does), ' +
   'its URL starts with http://';
 
-/** Node's code for a TLS record that is none (an answer in plain http), Bun's `EPROTO`, and Deno's words, each whole. */
-const NO_TLS_CAUSE = /^(ERR_SSL_WRONG_VERSION_NUMBER|EPROTO|received corrupt message)$/;
+/** The fix for an answer that is no valid HTTP: most often another program's port (SSH, a database). */
+const NOT_HTTP = "the answer at that address is not valid HTTP: check the URL's port (another program may listen there)";
 
 /**
- * Whether a network failure's reason is a TLS handshake with a server that answered in something else.
- *
- * @param cause the reason, as {@link networkCause} finds it
- * @returns true for Node's `ERR_SSL_WRONG_VERSION_NUMBER`, Bun's `EPROTO` and Deno's "received corrupt message"
+ * Reasons with a fix of their own, each matched whole: Node's and Bun's codes and Deno's words of an untrusted issuer;
+ * of a TLS handshake answered in something else (Node's `ERR_SSL_WRONG_VERSION_NUMBER`, Bun's `EPROTO`, Deno's
+ * "received corrupt message"); of an answer that is no HTTP (Node's `HPE_*`, Bun's `Malformed_HTTP_Response`, Deno's
+ * "invalid HTTP … parsed").
  */
-function noTls(cause: string | undefined): boolean {
-  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
-  return NO_TLS_CAUSE.test(cause ?? '');
-}
+const OWN_FIXES: readonly (readonly [RegExp, string])[] = [
+  [UNTRUSTED_ISSUER, TRUST_THE_CA],
+  [/^(ERR_SSL_WRONG_VERSION_NUMBER|EPROTO|received corrupt message)$/, NO_TLS],
+  [/^(HPE_[A-Z_]+|Malformed_HTTP_Response|invalid http [\w-]+ parsed)$/, NOT_HTTP],
+];
 
 /**
- * The fix to name for a network failure: trusting the CA, for a certificate of an untrusted issuer; http://, for a server
- * that speaks no TLS; else the caller's.
+ * The fix to name for a network failure: the reason's own (trusting the CA, http://, checking the port), else the
+ * caller's.
  *
  * @param cause the reason, as {@link networkCause} finds it
  * @param otherwise the fix for any other reason
  * @returns the fix
  */
 export function networkFix(cause: string | undefined, otherwise: string): string {
-  return untrustedIssuer(cause) ? TRUST_THE_CA : noTls(cause) ? NO_TLS : otherwise;
+  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
+  return OWN_FIXES.find(([reason]) => reason.test(cause ?? ''))?.[1] ?? otherwise;
 }
 
 /**
@@ -82,7 +84,7 @@ export function networkCause(error: unknown): string | undefined {
     const peer = /invalid peer certificate: \w+/.exec(e.message)?.[0]; // Deno's, with its reason as written (UnknownIssuer)
     if (peer) return peer;
     const os =
-      /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset|requests to port \d+ are blocked|received corrupt message)/i
+      /(connection refused|dns error|failed to lookup|certificate|timed out|connection reset|requests to port \d+ are blocked|received corrupt message|invalid http [\w-]+ parsed)/i
         .exec(e.message)?.[1];
     if (os) return os.toLowerCase();
     if (depth > 0 && e.message) innermost = e.message.slice(0, 120);
@@ -104,5 +106,5 @@ const OPENSSL_ERROR = /error:[0-9A-Fa-f]+:SSL routines:[^:]*:([^:\n]+)/;
 export function shortMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const reason = OPENSSL_ERROR.exec(message)?.[1];
-  return reason ? reason.toLowerCase().replaceAll('_', ' ') : message.replace(/\n[^]*$/, '');
+  return reason ? reason.toLowerCase().replaceAll('_', ' ') : message.replace(/\n[^]*/, '');
 }

@@ -1,10 +1,11 @@
 /**
  * An https URL whose server speaks no TLS, most often one that serves plain
- * http (as the sandbox does): every path that reaches it names the reason and
- * the fix (http://), as Node, Bun and Deno tell it; and an error's words are
- * shown on one line.
+ * http (as the sandbox does), and a port where something that speaks no HTTP
+ * answers: every path that reaches them names the reason and its fix, as Node,
+ * Bun and Deno tell it; and an error's words are shown on one line.
  */
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { main } from './cli/main.ts';
 import { createAuthClient } from './client.ts';
@@ -15,12 +16,20 @@ import { listen, type Listening } from './sandbox/serve.ts';
 const FIX = 'the TLS handshake failed: if the server at that address serves plain http (as the sandbox does), ' +
   'its URL starts with http://';
 
+const NOT_HTTP = "the answer at that address is not valid HTTP: check the URL's port (another program may listen there)";
+
 let plain: Listening;
 let requests = 0;
+// Something that speaks no HTTP (SSH, say): it answers each connection with its banner.
+const ssh = createServer((socket) => socket.on('error', () => undefined).once('data', () => socket.end('SSH-2.0-OpenSSH_9.2\r\n')));
 before(async () => {
   plain = await listen(() => (requests++, new Response('{}')));
+  await new Promise<void>((resolve) => ssh.listen(0, '127.0.0.1', resolve));
 });
-after(() => plain.close());
+after(async () => {
+  ssh.close();
+  await plain.close();
+});
 
 test('a token request to https on a plain-http port names the reason and the fix; no request reaches the server', async () => {
   const client = createAuthClient({
@@ -56,6 +65,55 @@ test('slicer-auth call to https on a plain-http port says the same fix', async (
   const code = await main(['call', 'GET', 'jobs'], { out: () => undefined, err: (line) => err.push(line), raw: () => undefined, env });
   assert.deepEqual([code, err], [1, [`Failed: cannot reach 127.0.0.1:${plain.port} (ERR_SSL_WRONG_VERSION_NUMBER): ${FIX}`]]);
   assert.equal(requests, 0);
+});
+
+test('a token request to a port where something that speaks no HTTP answers names the reason and the fix', async () => {
+  const { port } = ssh.address() as AddressInfo;
+  const client = createAuthClient({
+    authUrl: `http://127.0.0.1:${port}`,
+    username: 'ci',
+    password: 'pw-never-shown',
+    serviceId: 'slicer-id',
+    env: {},
+    envFile: false,
+    tokenRetries: 0,
+  });
+  await assert.rejects(client.getToken(), (error: unknown) => {
+    assert.ok(isAuthError(error) && error.code === ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE);
+    assert.equal(
+      error.message,
+      `Cannot get a token for scope "service_id=slicer-id" from http://127.0.0.1:${port}/oauth2/token/: ` +
+        `cannot reach 127.0.0.1:${port} (HPE_INVALID_CONSTANT): fetch failed; ${NOT_HTTP}`,
+    );
+    return true;
+  });
+  await client.close();
+});
+
+test('no HTTP as Node, Bun and Deno tell it gets that fix', () => {
+  const node = new TypeError('fetch failed', {
+    cause: Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Expected HTTP/)'), { code: 'HPE_INVALID_CONSTANT' }),
+  });
+  const bun = Object.assign(new TypeError('Malformed_HTTP_Response fetching "http://127.0.0.1:8795/".'), {
+    code: 'Malformed_HTTP_Response',
+  });
+  const deno = new TypeError('fetch failed', {
+    cause: new Error(
+      'error sending request from 127.0.0.1:33336 for http://127.0.0.1:8795/ (127.0.0.1:8795): client error (SendRequest): ' +
+        'invalid HTTP version parsed',
+    ),
+  });
+  assert.deepEqual([networkCause(node), networkCause(bun), networkCause(deno)], [
+    'HPE_INVALID_CONSTANT',
+    'Malformed_HTTP_Response',
+    'invalid http version parsed',
+  ]);
+  for (const cause of [networkCause(node), networkCause(bun), networkCause(deno), 'HPE_HEADER_OVERFLOW']) {
+    assert.equal(networkFix(cause, 'check the URL'), NOT_HTTP, cause);
+  }
+  for (const cause of ['HPE_', 'X_HPE_INVALID', 'Malformed_HTTP_ResponseX', 'invalid http parsed']) {
+    assert.equal(networkFix(cause, 'check the URL'), 'check the URL', cause);
+  }
 });
 
 test("no TLS as Node, Bun and Deno tell it gets that fix; any other reason keeps the caller's", () => {

@@ -560,7 +560,7 @@ describe('slicer-auth doctor', () => {
         name: 'authorization service: token endpoint',
         status: 'fail',
         reason: 'HPE_INVALID_CONSTANT: fetch failed',
-        fix: 'check SLICER_AUTH_URL: the token endpoint is {SLICER_AUTH_URL}/oauth2/token/',
+        fix: "the answer at that address is not valid HTTP: check the URL's port (another program may listen there)",
         durationMs: 0,
       });
       assert.match(other.check('token-request-slicer')?.reason ?? '', /\(HPE_INVALID_CONSTANT\)/);
