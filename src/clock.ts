@@ -34,3 +34,18 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', stop, { once: true });
     }),
 };
+
+/**
+ * A time limit on a clock: its signal aborts once `ms` have passed. Cancel it when the work ends, so that no wait
+ * stays behind to keep the process alive.
+ *
+ * @param clock the clock
+ * @param ms the limit
+ * @returns the signal, and `cancel` to end the wait
+ */
+export function timeLimit(clock: Clock, ms: number): { readonly signal: AbortSignal; cancel(): void } {
+  const finished = new AbortController();
+  const expired = new AbortController();
+  void clock.sleep(ms, finished.signal).then(() => expired.abort());
+  return { signal: expired.signal, cancel: () => finished.abort() };
+}

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AuthClient, createAuthClient, type TokenFetchInit } from '../client.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock, timeLimit } from '../clock.ts';
 import { parseConfig } from '../config.ts';
 import { readEnv } from '../env.ts';
 import { isAuthError, PermanentTokenRejectedError } from '../errors.ts';
@@ -139,16 +139,14 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
     },
   });
   // One time limit for the token, the request and the whole answer; cancelled when they are done, so no timer stays.
-  const finished = new AbortController();
-  const expired = new AbortController();
-  void (io.clock ?? systemClock).sleep(seconds * 1000, finished.signal).then(() => expired.abort());
+  const limit = timeLimit(io.clock ?? systemClock, seconds * 1000);
   const failed = (error: unknown): never => {
-    const late = expired.signal.aborted;
+    const late = limit.signal.aborted;
     if (isAuthError(error) && !late) throw error;
     throw unreachable(error, path, init.scope, client.baseUrl(init.scope), late ? seconds : undefined);
   };
   try {
-    const response = await client.tokenFetch(path, { ...init, signal: expired.signal }).catch(failed);
+    const response = await client.tokenFetch(path, { ...init, signal: limit.signal }).catch(failed);
     io.err(`${response.status} ${response.statusText}`);
     const permanent = refused && (await refusedPermanent(client, refused, io));
     if (permanent) io.err(new PermanentTokenRejectedError(permanent).message);
@@ -158,7 +156,7 @@ export async function callCommand(args: string[], io: Io): Promise<number> {
     else if (text) io.out(text);
     return response.ok ? EXIT.OK : EXIT.FAILED;
   } finally {
-    finished.abort();
+    limit.cancel();
   }
 }
 

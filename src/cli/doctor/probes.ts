@@ -7,7 +7,7 @@
 import { lookup } from 'node:dns/promises';
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import type { Clock } from '../../clock.ts';
+import { type Clock, timeLimit } from '../../clock.ts';
 
 /** How long one probe may take. */
 export const PROBE_TIMEOUT_MS = 5_000;
@@ -21,16 +21,14 @@ export const PROBE_TIMEOUT_MS = 5_000;
  * @throws what `send` threw for any other reason
  */
 export async function withinProbeTime<T>(clock: Clock, send: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
-  const finished = new AbortController();
-  const expired = new AbortController();
-  void clock.sleep(PROBE_TIMEOUT_MS, finished.signal).then(() => expired.abort());
+  const limit = timeLimit(clock, PROBE_TIMEOUT_MS);
   try {
-    return await send(expired.signal);
+    return await send(limit.signal);
   } catch (error) {
-    if (expired.signal.aborted) return undefined;
+    if (limit.signal.aborted) return undefined;
     throw error;
   } finally {
-    finished.abort();
+    limit.cancel();
   }
 }
 
