@@ -25,17 +25,6 @@ const TRUST_THE_CA = "the certificate's issuer is not trusted here: if your orga
 const UNTRUSTED_ISSUER =
   /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT)$|UnknownIssuer$/;
 
-/**
- * Whether a network failure's reason is a certificate of an issuer the runtime does not trust.
- *
- * @param cause the reason, as {@link networkCause} finds it
- * @returns true for Node's and Bun's codes of an unknown or self-signed issuer, and Deno's `UnknownIssuer`
- */
-export function untrustedIssuer(cause: string | undefined): boolean {
-  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
-  return UNTRUSTED_ISSUER.test(cause ?? '');
-}
-
 /** The fix for an https URL whose server speaks no TLS: most often one that serves plain http, as the sandbox does. */
 const NO_TLS = 'the TLS handshake failed: if the server at that address serves plain http (as the sandbox does), ' +
   'its URL starts with http://';
