@@ -6,14 +6,14 @@
  * pass, leave no permanent token active, and keep secrets out of every report.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { listen } from '../src/sandbox/serve.ts';
 import type { Violation } from '../src/sandbox/store.ts';
-import { runProcess } from '../src/testing/processes.ts';
+import { runProcess, runTs } from '../src/testing/processes.ts';
 import { runSuite } from './run_suite.ts';
 import { scratchDir } from '../src/testing/scratch.ts';
 
@@ -325,7 +325,7 @@ test('every clause the suite names is a heading of docs/contract.md', () => {
   for (const clause of named) assert.ok(headings.has(clause), `"${clause}" is not a heading of docs/contract.md`);
 });
 
-test('sharded runs merge into one report and one compliance summary, equal to an unsharded run', async () => {
+test('sharded runs merge (contract --merge) into one report and one compliance summary, equal to an unsharded run', async () => {
   const dir = scratchDir('contract-shards-');
   const env = (reports: string) => ({
     ...process.env,
@@ -354,16 +354,15 @@ test('sharded runs merge into one report and one compliance summary, equal to an
     // As CI does: each machine's blob is collected into one folder.
     for (const file of readdirSync(join(reports, 'blob'))) copyFileSync(join(reports, 'blob', file), join(dir, 'merged', 'blob', file));
   }
-  const merged = await runProcess(
-    process.execPath,
-    [cli, 'merge-reports', '-c', 'contract-tests/merge.config.ts', join(dir, 'merged', 'blob')],
-    env(join(dir, 'merged')),
-    120_000,
-  );
+  // As a user merges: `slicer-auth contract --merge`, whose folder is by default the blob folder of the reports.
+  const merged = await runTs(['src/cli.ts', 'contract', '--merge'], env(join(dir, 'merged')), 120_000);
   assert.equal(merged.code, 0, merged.err);
   const rows = (file: string) => readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('| ['));
   assert.deepEqual(rows(join(dir, 'merged', 'compliance.md')), rows(join(dir, 'whole', 'compliance.md')));
   assert.ok(existsSync(join(dir, 'merged', 'html', 'index.html')), 'one merged HTML report');
+  for (const file of ['html', 'html/index.html', 'junit.xml', 'compliance.json']) {
+    assert.equal(statSync(join(dir, 'merged', file)).mode & 0o077, 0, `${file} is private to its owner`);
+  }
   const facts = (folder: string) =>
     JSON.parse(readFileSync(join(dir, folder, 'compliance.json'), 'utf8')) as { part: string; target: string };
   assert.deepEqual([facts('shard-1').part, facts('shard-2').part, facts('merged').part], ['shard 1/2', 'shard 2/2', 'merged shards']);

@@ -16,8 +16,9 @@
  *   on each runtime; and every TypeScript block of the README type-checked
  *   against the installed package.
  * - The nightly check: `npx slicer-auth contract` runs the packaged suite
- *   with the user's @playwright/test against the sandbox; a live target with
- *   blank settings refuses to start; without Playwright it names the install.
+ *   with the user's @playwright/test against the sandbox, and `--merge`
+ *   merges its blob report; a live target with blank settings refuses to
+ *   start; without Playwright it names the install.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -360,6 +361,12 @@ try {
       /Target: sandbox \(embedded\)[\s\S]*5\.3 creating steps 1-8 · rule · 1\/1/,
       // The whole suite in a browser: about 2 minutes alone, over 4 beside another npm test.
       { timeoutMs: 900_000 },
+    );
+    await check(
+      'npx slicer-auth contract --merge (the blob reports of shards, here the one of that run)',
+      contract,
+      ['npx', 'slicer-auth', 'contract', '--merge'],
+      /Run: [\w.-]+ \(merged shards\)[\s\S]*5\.3 creating steps 1-8 · rule · 1\/1/,
     );
     await check(
       'npx slicer-auth contract --target live with blank settings refuses to start, never the sandbox',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { type Finished, freePort, ROOT, runTs } from '../testing/processes.ts';
@@ -56,6 +56,8 @@ describe('CLI: help, usage errors, exit codes', () => {
   });
 
   test('usage errors say what is wrong and exit 2', async () => {
+    const notBlobs = scratchDir('cli-not-blobs-');
+    writeFileSync(join(notBlobs, 'compliance.json'), '{}');
     const cases: [string[], RegExp][] = [
       [[], /Usage: slicer-auth <command>/],
       [['bogus'], /Unknown command "bogus"/],
@@ -74,6 +76,19 @@ describe('CLI: help, usage errors, exit codes', () => {
       ],
       [['permanent', 'revoke', '--name', 'x', '--max-age', '1h'], /--max-age goes with --run/],
       [['permanent', 'list', '--name', 'x'], /takes no --name/],
+      [
+        ['contract', '--merge', '/nonexistent/blobs'],
+        /^--merge: "\/nonexistent\/blobs" holds no blob report \(a \.zip\): collect the files of every shard's reports\/contract\/blob\/ in one folder and name it$/m,
+      ],
+      [['contract', '--merge', notBlobs], /^--merge: ".*cli-not-blobs-\w+" holds no blob report \(a \.zip\)/m],
+      [
+        ['contract', '--merge', '--workers=2'],
+        /^--merge runs nothing, so it takes no other option: merge the shards after they have run$/m,
+      ],
+      [
+        ['contract', '--merge=blobs', '--target', 'live'],
+        /^--merge runs nothing, so it takes no other option: merge the shards after they have run$/m,
+      ],
       [['token', '--min-validity='], /^--min-validity takes a number of seconds, 0 or more, such as 300; got ""$/m],
       [['token', '--min-validity', ' '], /^--min-validity takes a number of seconds, 0 or more, such as 300; got " "$/m],
       [['token', '--min-validity', '1e3'], /^--min-validity takes a number of seconds, 0 or more, such as 300; got "1e3"$/m],
@@ -357,6 +372,32 @@ describe('CLI: an installed tool', () => {
     const wrong = await cli(['completion', 'powershell']);
     assert.equal(wrong.code, 2);
     assert.match(wrong.err, /Name one shell: bash, zsh or fish \(got "powershell"\)/);
+  });
+});
+
+describe('CLI: contract --merge', () => {
+  test("merges the blob reports in a folder, by default the reports' own blob folder, into one compliance report", async () => {
+    const reports = scratchDir('cli-merge-');
+    const env = { SLICER_CONTRACT_REPORTS: reports, SLICER_ENV_FILE: '/dev/null' };
+    const part = () => (JSON.parse(readFileSync(join(reports, 'compliance.json'), 'utf8')) as { part: string }).part;
+    const shard = await cli(['contract', '--target', 'sandbox', '--project', 'api', '--grep', 'a request without a token is refused'], env);
+    assert.equal(shard.code, 0, shard.err);
+    assert.equal(part(), 'whole run');
+    assert.equal((await cli(['contract', '--merge'], env)).code, 0);
+    assert.equal(part(), 'merged shards');
+    // A folder named, as CI collects each shard's blob into one; in a merge job, which needs no target or secret.
+    const collected = join(scratchDir('cli-merge-collected-'), 'blobs');
+    renameSync(join(reports, 'blob'), collected);
+    rmSync(join(reports, 'compliance.json'));
+    const mergeJob = { ...env, SLICER_CONTRACT_TARGET: 'live', SLICER_AUTH_URL: '', SLICER_PASSWORD: '' };
+    assert.equal((await cli(['contract', `--merge=${collected}`], mergeJob)).code, 0);
+    assert.equal(part(), 'merged shards');
+    rmSync(join(reports, 'compliance.json'));
+    assert.equal((await cli(['contract', '--merge', collected], env)).code, 0);
+    assert.equal(part(), 'merged shards');
+    const none = await cli(['contract', '--merge'], env);
+    assert.equal(none.code, 2);
+    assert.match(none.err, new RegExp(`^--merge: "${join(reports, 'blob')}" holds no blob report \\(a \\.zip\\)`, 'm'));
   });
 });
 

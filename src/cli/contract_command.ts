@@ -5,19 +5,22 @@
  * `SLICER_CONTRACT_TARGET`, else the sandbox) and a live target is checked
  * before Playwright starts. Every option it does not know goes to Playwright
  * as it is (`--shard`, `--grep`, `--reporter`, `--workers`, `--project`, …).
+ * `--merge` merges the blob reports of a sharded run's shards instead.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { liveConfig } from '../../contract-tests/target.ts';
+import type { ReadEnvOptions } from '../env.ts';
 import { packageRoot } from '../package_info.ts';
 import { readToolSettings } from '../tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */
 export const CONTRACT_HELP = `Usage: slicer-auth contract [--target sandbox|live] [--slow] [--strict] [--run-id ID] [Playwright options]
+       slicer-auth contract --merge [FOLDER]
 
 Checks an authorization service against the documented contract: the token
 endpoint, both ways of presenting a token, scopes, validity, and permanent
@@ -32,6 +35,10 @@ and the compliance report (JSON, Markdown, HTML) under reports/contract/.
   --slow        also check the 3600 s clauses in real time on a live target (over an hour)
   --strict      fail on strictness probes too (SLICER_CONTRACT_STRICT=1)
   --run-id ID   the run id its permanent tokens carry (default: start time + random)
+  --merge [F]   run nothing: merge the blob reports of the shards of a run (--shard=i/n;
+                each leaves one in reports/contract/blob/), collected in folder F
+                (default reports/contract/blob), into one HTML report, one JUnit file
+                and one compliance report under reports/contract/
 
 Any other option goes to "playwright test": --shard=1/2, --grep, --reporter,
 --workers, --project, … Needs @playwright/test and a Chromium:
@@ -41,11 +48,13 @@ Any other option goes to "playwright test": --shard=1/2, --grep, --reporter,
 Exit code: Playwright's (0 when every contract rule passed), 3 for a configuration error.`;
 
 /** The command's own options, and the Playwright ones it is most often given (for shell completion). */
-export const CONTRACT_OPTIONS = ['target', 'slow', 'strict', 'run-id', 'shard', 'grep', 'reporter', 'workers', 'project'] as const;
-const OWN = new Set(['--target', '--slow', '--strict', '--run-id']);
+export const CONTRACT_OPTIONS = ['target', 'slow', 'strict', 'run-id', 'merge', 'shard', 'grep', 'reporter', 'workers', 'project'] as const;
+const OWN = new Set(['--target', '--slow', '--strict', '--run-id', '--merge']);
 
 /** Our options, and the rest for Playwright. */
-function split(args: readonly string[]): { target?: string; slow: boolean; strict: boolean; runId?: string; rest: string[] } {
+function split(
+  args: readonly string[],
+): { target?: string; slow: boolean; strict: boolean; runId?: string; merge?: string | true; rest: string[] } {
   const parsed: ReturnType<typeof split> = { slow: false, strict: false, rest: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -58,7 +67,13 @@ function split(args: readonly string[]): { target?: string; slow: boolean; stric
     }
     if (flag === '--slow') parsed.slow = true;
     else if (flag === '--strict') parsed.strict = true;
-    else {
+    else if (flag === '--merge') {
+      // The folder is optional: the next argument is it unless it is an option.
+      const next = args[i + 1];
+      if (inline !== undefined) parsed.merge = inline;
+      else if (next === undefined || next.startsWith('-')) parsed.merge = true;
+      else parsed.merge = args[++i] as string;
+    } else {
       const value = inline ?? args[++i];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
       if (flag === '--target') parsed.target = value;
@@ -69,15 +84,40 @@ function split(args: readonly string[]): { target?: string; slow: boolean; stric
 }
 
 /**
- * Where the suite's Playwright config is: the TypeScript sources in a clone
- * (never a stale build beside them), the built JavaScript in an installed
- * package (which ships no sources).
+ * Where one of the suite's Playwright configs is: the TypeScript sources in a
+ * clone (never a stale build beside them), the built JavaScript in an
+ * installed package (which ships no sources).
  *
+ * @param name `playwright` (the run) or `merge` (the merge of shards)
  * @returns the config's path
  */
-function suiteConfig(): string {
-  const sources = join(packageRoot(), 'contract-tests', 'playwright.config.ts');
-  return existsSync(sources) ? sources : join(packageRoot(), 'dist', 'contract-tests', 'playwright.config.js');
+function suiteConfig(name: 'playwright' | 'merge'): string {
+  const sources = join(packageRoot(), 'contract-tests', `${name}.config.ts`);
+  return existsSync(sources) ? sources : join(packageRoot(), 'dist', 'contract-tests', `${name}.config.js`);
+}
+
+/**
+ * The folder of blob reports to merge, checked before Playwright starts: it must hold at least one.
+ *
+ * @param merge `--merge`'s folder, or true for the default one
+ * @param sources the run's variables and env file (`SLICER_CONTRACT_REPORTS` moves the default)
+ * @returns the folder
+ * @throws {UsageError} when it holds no blob report
+ */
+function blobFolder(merge: string | true, sources: ReadEnvOptions): string {
+  const folder = merge === true ? join(readToolSettings(sources).contractReports, 'blob') : merge;
+  let blobs: string[] = [];
+  try {
+    blobs = readdirSync(folder).filter((file) => file.endsWith('.zip'));
+  } catch {
+    // a folder that is missing or unreadable holds no blob either
+  }
+  if (blobs.length === 0) {
+    throw new UsageError(
+      `--merge: "${folder}" holds no blob report (a .zip): collect the files of every shard's reports/contract/blob/ in one folder and name it`,
+    );
+  }
+  return folder;
 }
 
 /** Playwright's CLI as the suite will import it (from the package's own location), or undefined. */
@@ -99,6 +139,9 @@ function playwrightCli(): string | undefined {
  */
 export async function contractCommand(args: string[], io: Io): Promise<number> {
   const options = split(args);
+  if (options.merge !== undefined && (options.target || options.slow || options.strict || options.runId || options.rest.length > 0)) {
+    throw new UsageError('--merge runs nothing, so it takes no other option: merge the shards after they have run');
+  }
   if (options.target !== undefined && options.target !== 'sandbox' && options.target !== 'live') {
     throw new UsageError(`--target takes sandbox or live, got "${options.target}"`);
   }
@@ -109,10 +152,13 @@ export async function contractCommand(args: string[], io: Io): Promise<number> {
     ...(options.strict ? { SLICER_CONTRACT_STRICT: '1' } : {}),
     ...(options.runId ? { SLICER_CONTRACT_RUN_ID: options.runId } : {}),
   };
-  // Checked here, with the run's own variables, so a bad run id or a live target's missing settings stop it before Playwright.
   const sources = { env, envFile: env.SLICER_ENV_FILE?.trim() || undefined };
-  env.SLICER_CONTRACT_TARGET = readToolSettings(sources).contractTarget; // the suite runs the target named here, .env's included
-  if (env.SLICER_CONTRACT_TARGET === 'live') liveConfig(sources);
+  const blobs = options.merge === undefined ? undefined : blobFolder(options.merge, sources);
+  if (blobs === undefined) {
+    // Checked here, with the run's own variables, so a bad run id or a live target's missing settings stop it before Playwright.
+    env.SLICER_CONTRACT_TARGET = readToolSettings(sources).contractTarget; // the suite runs the target named here, .env's included
+    if (env.SLICER_CONTRACT_TARGET === 'live') liveConfig(sources);
+  }
   const cli = playwrightCli();
   if (!cli) {
     io.err(
@@ -121,9 +167,13 @@ export async function contractCommand(args: string[], io: Io): Promise<number> {
     );
     return EXIT.FAILED;
   }
-  const { chromiumPath } = await import('../auth_ui/browser.ts');
-  chromiumPath(env); // throws, naming what to install, when no Chromium is found
-  const child = spawn(process.execPath, [cli, 'test', '-c', suiteConfig(), ...options.rest], { env, stdio: 'inherit' });
+  let command: string[];
+  if (blobs === undefined) {
+    const { chromiumPath } = await import('../auth_ui/browser.ts');
+    chromiumPath(env); // throws, naming what to install, when no Chromium is found
+    command = ['test', '-c', suiteConfig('playwright'), ...options.rest];
+  } else command = ['merge-reports', '-c', suiteConfig('merge'), blobs];
+  const child = spawn(process.execPath, [cli, ...command], { env, stdio: 'inherit' });
   const stop = () => child.kill('SIGINT');
   process.once('SIGINT', stop);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
