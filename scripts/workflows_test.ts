@@ -3,12 +3,18 @@
  * promises: CI on push and pull request running the README's test command on
  * Node 20, 22 and 24, Deno and Bun, and the publish dry runs; a release only
  * after CI passes; the weekly mutation run; the nightly example through the
- * action, which uploads only reports the leak self-test proves clean.
+ * action, which uploads only reports the leak self-test proves clean, and
+ * whose shards are runs of their own.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import process from 'node:process';
 import { test } from 'node:test';
 import { parse } from 'yaml';
+import { checkRunId } from '../src/auth_ui/run_tokens.ts';
+import { scratchDir } from '../src/testing/scratch.ts';
 
 type Workflow = {
   on: Record<string, unknown>;
@@ -59,6 +65,41 @@ test('the nightly example checks staging through the reusable action, which uplo
   assert.ok(!readFileSync('action.yml', 'utf8').includes('SLICER_CONTRACT_TRACE: '), 'traces stay off');
   const uploaded = action.runs.steps.map((step) => step.with?.path ?? '').join('\n');
   assert.ok(!uploaded.includes('artifacts') && !uploaded.includes('trace'), 'no failure artifacts or traces uploaded');
+});
+
+test("the action's shards are runs of their own: each has its id, revokes only its tokens and uploads its reports under it", () => {
+  type Step = { id?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> };
+  const { steps } = (parse(readFileSync('action.yml', 'utf8')) as { runs: { steps: Step[] } }).runs;
+  const naming = steps.find((step) => step.id === 'run');
+  assert.deepEqual(naming?.env, { RUN_ID: '${{ inputs.run-id }}', SHARD: '${{ inputs.shard }}' });
+  /** The naming step's script as GitHub's runner runs a `shell: bash` step, with its inputs. */
+  const name = (shard: string) => {
+    const output = join(scratchDir('action-output-'), 'output');
+    writeFileSync(output, '');
+    const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', naming?.run ?? ''], {
+      env: { PATH: process.env.PATH, RUN_ID: 'nightly-7-1', SHARD: shard, GITHUB_OUTPUT: output },
+      encoding: 'utf8',
+    });
+    return { code: run.status, output: readFileSync(output, 'utf8'), err: run.stderr };
+  };
+  assert.deepEqual(name(''), { code: 0, output: 'id=nightly-7-1\n', err: '' });
+  assert.deepEqual(name('1/2'), { code: 0, output: 'id=nightly-7-1-shard-1of2\n', err: '' });
+  assert.deepEqual(name('2/2'), { code: 0, output: 'id=nightly-7-1-shard-2of2\n', err: '' });
+  assert.equal(checkRunId('nightly-7-1-shard-2of2'), 'nightly-7-1-shard-2of2', 'a run id the suite and revoke --run take');
+  for (const shard of ['3/2', '0/2', '1/0', '1-2', '2', 'x/y', '1/2 ']) {
+    assert.deepEqual(
+      name(shard),
+      { code: 1, output: '', err: `The shard input takes i/n with i from 1 to n, such as 1/2; got "${shard}"\n` },
+      shard,
+    );
+  }
+  // The suite's tokens, their cleanup and the reports all go by the shard's id.
+  const byRunId = steps.filter((step) => step.env?.SLICER_CONTRACT_RUN_ID !== undefined);
+  assert.deepEqual(byRunId.map((step) => step.env?.SLICER_CONTRACT_RUN_ID), ['${{ steps.run.outputs.id }}', '${{ steps.run.outputs.id }}']);
+  assert.ok(byRunId.some((step) => step.run?.includes('slicer-auth contract')));
+  assert.ok(byRunId.some((step) => step.run?.includes('permanent revoke --run "$SLICER_CONTRACT_RUN_ID"')));
+  const uploads = steps.filter((step) => step.with?.path?.includes('compliance.json'));
+  assert.deepEqual(uploads.map((step) => step.with?.name), ['contract-reports-${{ steps.run.outputs.id }}']);
 });
 
 test('a weekly workflow runs the mutation tests and uploads their report', () => {
