@@ -378,24 +378,31 @@ describe('CLI: an installed tool', () => {
 describe('CLI: contract --merge', () => {
   test("merges the blob reports in a folder, by default the reports' own blob folder, into one compliance report", async () => {
     const reports = scratchDir('cli-merge-');
-    const env = { SLICER_CONTRACT_REPORTS: reports, SLICER_ENV_FILE: '/dev/null' };
+    // In processes of their own, so that Playwright's output stays out of this test's.
+    const contract = (args: string[], env: Record<string, string> = {}) =>
+      runTs(
+        ['src/cli.ts', 'contract', ...args],
+        { PATH: process.env.PATH, HOME: process.env.HOME, SLICER_CONTRACT_REPORTS: reports, SLICER_ENV_FILE: '/dev/null', ...env },
+        120_000,
+      );
     const part = () => (JSON.parse(readFileSync(join(reports, 'compliance.json'), 'utf8')) as { part: string }).part;
-    const shard = await cli(['contract', '--target', 'sandbox', '--project', 'api', '--grep', 'a request without a token is refused'], env);
+    const shard = await contract(['--target', 'sandbox', '--project', 'api', '--grep', 'a request without a token is refused']);
     assert.equal(shard.code, 0, shard.err);
     assert.equal(part(), 'whole run');
-    assert.equal((await cli(['contract', '--merge'], env)).code, 0);
+    const merged = await contract(['--merge']);
+    assert.equal(merged.code, 0, merged.err);
+    assert.match(merged.out, /^Run: [\w.-]+ \(merged shards\)/m);
     assert.equal(part(), 'merged shards');
     // A folder named, as CI collects each shard's blob into one; in a merge job, which needs no target or secret.
     const collected = join(scratchDir('cli-merge-collected-'), 'blobs');
     renameSync(join(reports, 'blob'), collected);
-    rmSync(join(reports, 'compliance.json'));
-    const mergeJob = { ...env, SLICER_CONTRACT_TARGET: 'live', SLICER_AUTH_URL: '', SLICER_PASSWORD: '' };
-    assert.equal((await cli(['contract', `--merge=${collected}`], mergeJob)).code, 0);
-    assert.equal(part(), 'merged shards');
-    rmSync(join(reports, 'compliance.json'));
-    assert.equal((await cli(['contract', '--merge', collected], env)).code, 0);
-    assert.equal(part(), 'merged shards');
-    const none = await cli(['contract', '--merge'], env);
+    for (const args of [[`--merge=${collected}`], ['--merge', collected]]) {
+      rmSync(join(reports, 'compliance.json'));
+      const run = await contract(args, { SLICER_CONTRACT_TARGET: 'live', SLICER_AUTH_URL: '', SLICER_PASSWORD: '' });
+      assert.equal(run.code, 0, run.err);
+      assert.equal(part(), 'merged shards');
+    }
+    const none = await contract(['--merge']);
     assert.equal(none.code, 2);
     assert.match(none.err, new RegExp(`^--merge: "${join(reports, 'blob')}" holds no blob report \\(a \\.zip\\)`, 'm'));
   });
