@@ -11,28 +11,9 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
-import { packageRoot, packageVersion } from '../src/package_info.ts';
+import { packageRoot } from '../src/package_info.ts';
 import { REPORTS } from './paths.ts';
-
-/** What a run checked, for the report's head. */
-export interface RunFacts {
-  /** The target line (kind and origins), as the tests noted it. */
-  target: string;
-  /** Whether the target was a live service. */
-  live: boolean;
-  /** The run id the tests' permanent tokens carry. */
-  runId: string;
-  /** The seed of the run's generated values: `SLICER_CONTRACT_SEED=<seed>` replays them. */
-  seed: string;
-  /** slicer-auth version of the suite. */
-  version: string;
-  startedAt: string;
-  endedAt: string;
-  /** `shard 1/2`, `merged` or `whole run`. */
-  part: string;
-  /** What stopped the run outside any test (a global setup that refused to start), each its first line. */
-  errors: string[];
-}
+import { factLines, type RunFacts, runFacts } from './run_facts.ts';
 
 /** How a clause fared. */
 export type ClauseStatus = 'passed' | 'failed' | 'not checked';
@@ -161,53 +142,6 @@ function complianceMarkdown(rows: readonly ComplianceRow[], link?: (clause: stri
     ),
     '',
   ].join('\n');
-}
-
-/** The report head's lines. */
-function factLines(facts: RunFacts): string[] {
-  return [
-    `Target: ${facts.target}`,
-    `Run: ${facts.runId} (${facts.part}); generated values from seed ${facts.seed} (SLICER_CONTRACT_SEED=${facts.seed} replays them)`,
-    `Suite: slicer-auth ${facts.version}`,
-    `From ${facts.startedAt} to ${facts.endedAt}`,
-    ...facts.errors.map((error) => `Stopped: ${error}`),
-  ];
-}
-
-/**
- * What a run checked, from its tests' notes and the run's times.
- *
- * @param tests the run's tests (each notes the target and run id)
- * @param result the run's result (start and duration)
- * @param part which part of a run this report covers
- * @param errors what stopped the run outside any test
- * @returns the facts
- */
-function runFacts(
-  tests: readonly TestCase[],
-  result: Pick<FullResult, 'startTime' | 'duration'>,
-  part: string,
-  errors: readonly string[] = [],
-): RunFacts {
-  const note = (type: string) => {
-    for (const test of tests) {
-      const found = [...test.annotations, ...(test.results.at(-1)?.annotations ?? [])].find((a) => a.type === type)?.description;
-      if (found) return found;
-    }
-    return undefined;
-  };
-  const target = note('target') ?? 'not reached (no test ran)';
-  return {
-    target,
-    live: target.startsWith('live'),
-    runId: note('run') ?? process.env.SLICER_CONTRACT_RUN_ID ?? 'unknown',
-    seed: note('seed') ?? process.env.SLICER_CONTRACT_SEED ?? 'none',
-    version: packageVersion(),
-    startedAt: result.startTime.toISOString(),
-    endedAt: new Date(result.startTime.getTime() + result.duration).toISOString(),
-    part,
-    errors: [...errors],
-  };
 }
 
 /** Options of the reporter (in the Playwright config). */

@@ -363,8 +363,16 @@ test('sharded runs merge (contract --merge) into one report and one compliance s
   for (const file of ['html', 'html/index.html', 'junit.xml', 'compliance.json']) {
     assert.equal(statSync(join(dir, 'merged', file)).mode & 0o077, 0, `${file} is private to its owner`);
   }
-  const facts = (folder: string) =>
-    JSON.parse(readFileSync(join(dir, folder, 'compliance.json'), 'utf8')) as { part: string; target: string };
+  type Facts = { part: string; target: string; runs: { runId: string; seed: string }[] };
+  const facts = (folder: string) => JSON.parse(readFileSync(join(dir, folder, 'compliance.json'), 'utf8')) as Facts;
   assert.deepEqual([facts('shard-1').part, facts('shard-2').part, facts('merged').part], ['shard 1/2', 'shard 2/2', 'merged shards']);
   assert.match(facts('merged').target, /^sandbox \(embedded\)/);
+  // Each shard was a run of its own, with its own seed: the merged report names every one, as replaying needs.
+  const shards = [...facts('shard-1').runs, ...facts('shard-2').runs];
+  assert.equal(new Set(shards.map((run) => run.runId)).size, 2);
+  const byId = (runs: Facts['runs']) => [...runs].sort((a, b) => a.runId.localeCompare(b.runId));
+  assert.deepEqual(byId(facts('merged').runs), byId(shards));
+  const runsLine = `Runs: ${facts('merged').runs.map((run) => `${run.runId} (seed ${run.seed})`).join(', ')} (merged shards); ` +
+    "SLICER_CONTRACT_SEED=<a run's seed> replays that run's generated values";
+  assert.ok(merged.out.split('\n').includes(runsLine), merged.out);
 });
