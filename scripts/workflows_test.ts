@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import { test } from 'node:test';
@@ -100,6 +100,58 @@ test("the action's shards are runs of their own: each has its id, revokes only i
   assert.ok(byRunId.some((step) => step.run?.includes('permanent revoke --run "$SLICER_CONTRACT_RUN_ID"')));
   const uploads = steps.filter((step) => step.with?.path?.includes('compliance.json'));
   assert.deepEqual(uploads.map((step) => step.with?.name), ['contract-reports-${{ steps.run.outputs.id }}']);
+});
+
+test("the action's last step fails, saying why, unless a live target's report shows no failed clause", () => {
+  type Step = { name?: string; run?: string };
+  const { steps } = (parse(readFileSync('action.yml', 'utf8')) as { runs: { steps: Step[] } }).runs;
+  const verdict = steps.find((step) => step.name?.startsWith('Fail unless'))?.run ?? '';
+  /** The step's script, as the runner runs it, in a folder whose report is `report` (none when undefined). */
+  const judge = (report?: object) => {
+    const folder = scratchDir('action-verdict-');
+    if (report) {
+      mkdirSync(join(folder, 'reports', 'contract'), { recursive: true });
+      writeFileSync(join(folder, 'reports', 'contract', 'compliance.json'), JSON.stringify(report));
+    }
+    const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', verdict], {
+      cwd: folder,
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+    });
+    return { code: run.status, out: run.stdout, err: run.stderr };
+  };
+  const live = { live: true, target: 'live: auth https://auth.example', runId: 'n-1', seed: '7', errors: [] };
+  const clauses = [{ clause: '4.1 rule 2', status: 'passed' }, { clause: '5.3 revoking', status: 'not checked' }];
+  assert.deepEqual(judge({ ...live, clauses }), {
+    code: 0,
+    out: 'Compliant: live: auth https://auth.example, run n-1, seed 7\n',
+    err: '',
+  });
+  assert.deepEqual(judge(), {
+    code: 1,
+    out: '',
+    err: 'No compliance report: the suite did not run (see the step that failed above)\n',
+  });
+  assert.deepEqual(
+    judge({
+      ...live,
+      live: false,
+      target: 'not reached (no test ran)',
+      errors: ['The token endpoint refused the credentials'],
+      clauses: [],
+    }),
+    { code: 1, out: '', err: 'The suite stopped before its tests: The token endpoint refused the credentials\n' },
+  );
+  assert.deepEqual(judge({ ...live, live: false, target: 'sandbox (embedded)', clauses }), {
+    code: 1,
+    out: '',
+    err: 'The target was not live: sandbox (embedded)\n',
+  });
+  assert.deepEqual(judge({ ...live, clauses: [...clauses, { clause: '5.1 rule 2', status: 'failed' }] }), {
+    code: 1,
+    out: '',
+    err: 'Failing clauses: 5.1 rule 2\n',
+  });
 });
 
 test('a weekly workflow runs the mutation tests and uploads their report', () => {
