@@ -32,6 +32,28 @@ const load = (path: string) => parse(readFileSync(path, 'utf8')) as Workflow;
 const runs = (workflow: Workflow) =>
   Object.values(workflow.jobs).flatMap((job) => job.steps ?? []).map((step) => step.run ?? '').join('\n');
 
+/** A step of the reusable action. */
+type ActionStep = { id?: string; name?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> };
+/** The reusable action's steps, in order. */
+const actionSteps = () => (parse(readFileSync('action.yml', 'utf8')) as { runs: { steps: ActionStep[] } }).runs.steps;
+
+/**
+ * Runs a step's script as GitHub's runner runs a `shell: bash` step.
+ *
+ * @param script the step's `run`
+ * @param env its variables (PATH besides)
+ * @param cwd its working directory
+ * @returns its exit code and output
+ */
+function runStep(script: string | undefined, env: Record<string, string>, cwd?: string) {
+  const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script ?? ''], {
+    cwd,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+  });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
 test("CI runs on push and pull request: the README's test command on Node 20, 22 and 24, Deno and Bun, the publish dry runs", () => {
   const ci = load('.github/workflows/ci.yml');
   assert.ok('push' in ci.on && 'pull_request' in ci.on && 'workflow_call' in ci.on);
@@ -57,30 +79,26 @@ test('a release publishes only after CI passes', () => {
 test('the nightly example checks staging through the reusable action, which uploads no trace', () => {
   const nightly = load('.github/workflows/contract-nightly.yml');
   assert.ok(nightly.jobs.contract?.steps?.some((step) => step.uses === './'));
-  const action = parse(readFileSync('action.yml', 'utf8')) as { runs: { steps: { run?: string; with?: { path?: string } }[] } };
-  const script = action.runs.steps.map((step) => step.run ?? '').join('\n');
+  const steps = actionSteps();
+  const script = steps.map((step) => step.run ?? '').join('\n');
   for (const command of ['slicer-auth doctor', 'slicer-auth contract', '--target live', 'permanent revoke --run']) {
     assert.ok(script.includes(command), command);
   }
   assert.ok(!readFileSync('action.yml', 'utf8').includes('SLICER_CONTRACT_TRACE: '), 'traces stay off');
-  const uploaded = action.runs.steps.map((step) => step.with?.path ?? '').join('\n');
+  const uploaded = steps.map((step) => step.with?.path ?? '').join('\n');
   assert.ok(!uploaded.includes('artifacts') && !uploaded.includes('trace'), 'no failure artifacts or traces uploaded');
 });
 
 test("the action's shards are runs of their own: each has its id, revokes only its tokens and uploads its reports under it", () => {
-  type Step = { id?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> };
-  const { steps } = (parse(readFileSync('action.yml', 'utf8')) as { runs: { steps: Step[] } }).runs;
+  const steps = actionSteps();
   const naming = steps.find((step) => step.id === 'run');
   assert.deepEqual(naming?.env, { RUN_ID: '${{ inputs.run-id }}', SHARD: '${{ inputs.shard }}' });
-  /** The naming step's script as GitHub's runner runs a `shell: bash` step, with its inputs. */
+  /** The naming step's script with its inputs. */
   const name = (shard: string) => {
     const output = join(scratchDir('action-output-'), 'output');
     writeFileSync(output, '');
-    const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', naming?.run ?? ''], {
-      env: { PATH: process.env.PATH, RUN_ID: 'nightly-7-1', SHARD: shard, GITHUB_OUTPUT: output },
-      encoding: 'utf8',
-    });
-    return { code: run.status, output: readFileSync(output, 'utf8'), err: run.stderr };
+    const run = runStep(naming?.run, { RUN_ID: 'nightly-7-1', SHARD: shard, GITHUB_OUTPUT: output });
+    return { code: run.code, output: readFileSync(output, 'utf8'), err: run.err };
   };
   assert.deepEqual(name(''), { code: 0, output: 'id=nightly-7-1\n', err: '' });
   assert.deepEqual(name('1/2'), { code: 0, output: 'id=nightly-7-1-shard-1of2\n', err: '' });
@@ -103,22 +121,15 @@ test("the action's shards are runs of their own: each has its id, revokes only i
 });
 
 test("the action's last step fails, saying why, unless a live target's report shows no failed clause", () => {
-  type Step = { name?: string; run?: string };
-  const { steps } = (parse(readFileSync('action.yml', 'utf8')) as { runs: { steps: Step[] } }).runs;
-  const verdict = steps.find((step) => step.name?.startsWith('Fail unless'))?.run ?? '';
-  /** The step's script, as the runner runs it, in a folder whose report is `report` (none when undefined). */
+  const verdict = actionSteps().find((step) => step.name?.startsWith('Fail unless'))?.run;
+  /** The step's script in a folder whose report is `report` (none when undefined). */
   const judge = (report?: object) => {
     const folder = scratchDir('action-verdict-');
     if (report) {
       mkdirSync(join(folder, 'reports', 'contract'), { recursive: true });
       writeFileSync(join(folder, 'reports', 'contract', 'compliance.json'), JSON.stringify(report));
     }
-    const run = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', verdict], {
-      cwd: folder,
-      env: { PATH: process.env.PATH },
-      encoding: 'utf8',
-    });
-    return { code: run.status, out: run.stdout, err: run.stderr };
+    return runStep(verdict, {}, folder);
   };
   const live = { live: true, target: 'live: auth https://auth.example', runId: 'n-1', seed: '7', errors: [] };
   const clauses = [{ clause: '4.1 rule 2', status: 'passed' }, { clause: '5.3 revoking', status: 'not checked' }];
