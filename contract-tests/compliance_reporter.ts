@@ -1,8 +1,9 @@
 /**
- * The compliance report. It names what was checked — the target (origins
- * only), the run id, the suite's version, start and end, the shard or the
- * merge — then one row per clause of `docs/contract.md` and kind (contract
- * rule or strictness probe): passed, failed (with the failing tests), or not
+ * The compliance report. It names what was checked (`run_facts.ts`) — the
+ * target (origins only), the run id and seed (each merged shard's), the
+ * suite's version, start and end, the shard or the merge — then one row
+ * per clause of `docs/contract.md` and kind (contract rule or strictness
+ * probe): passed, failed (with the failing tests), or not
  * checked and why, with counts and what the checks cover. Written to the
  * console, to `<reports>/compliance.json`, `.md` and `.html`
  * (self-contained), and to `$GITHUB_STEP_SUMMARY` when set.

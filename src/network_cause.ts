@@ -3,7 +3,7 @@
  * reaches a server (the token source, the CLI's `call`, the doctor): the
  * low-level reason from the error's cause chain, as Node, Bun and Deno tell
  * it, and the fix for the reasons that have their own (an untrusted CA, an
- * https URL whose server speaks no TLS).
+ * https URL whose server speaks no TLS, a port that answers in no HTTP).
  */
 
 /**
