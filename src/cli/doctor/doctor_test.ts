@@ -631,6 +631,45 @@ describe('slicer-auth doctor', () => {
     }
   });
 
+  test('every permanent token is judged, whatever the one before it got: one line with each verdict and each fix', async () => {
+    const sandbox = h.sandbox;
+    const issue = (name: string, serviceId: string, revoked: boolean) => {
+      const { value, record } = sandbox.store.issuePermanent('doctor', name, [serviceId]);
+      if (revoked) sandbox.store.revoke('doctor', record.id);
+      return value;
+    };
+    const both = (slicerRevoked: boolean, predictRevoked: boolean) =>
+      inProcess(systemClock, {
+        SLICER_PREDICT_SERVICE_ID: sandbox.env.SLICER_PREDICT_SERVICE_ID,
+        SLICER_STATIC_TOKEN: issue('slicer', sandbox.env.SLICER_SERVICE_ID, slicerRevoked),
+        SLICER_PREDICT_STATIC_TOKEN: issue('predict', sandbox.env.SLICER_PREDICT_SERVICE_ID, predictRevoked),
+      });
+    const verdict = async (run: ReturnType<typeof both>) => {
+      const { status, reason, fix } = (await run).check('permanent-tokens')!;
+      return { status, reason, fix };
+    };
+    const refused = (key: string, url: string) => `${key} is refused by ${url}: the token is revoked or invalid`;
+    const renew = (scope: string, key: string) =>
+      `create a new one: slicer-auth permanent create --name "<name>" --scope ${scope}, then set ${key}, or unset it to use the password grant`;
+    assert.deepEqual(await verdict(both(false, false)), {
+      status: 'ok',
+      reason: 'SLICER_STATIC_TOKEN accepted, SLICER_PREDICT_STATIC_TOKEN accepted',
+      fix: undefined,
+    });
+    assert.deepEqual(await verdict(both(true, false)), {
+      status: 'fail',
+      reason: `${refused('SLICER_STATIC_TOKEN', sandbox.env.SLICER_BASE_URL)}; SLICER_PREDICT_STATIC_TOKEN accepted`,
+      fix: renew('slicer', 'SLICER_STATIC_TOKEN'),
+    });
+    assert.deepEqual(await verdict(both(true, true)), {
+      status: 'fail',
+      reason: `${refused('SLICER_STATIC_TOKEN', sandbox.env.SLICER_BASE_URL)}; ${
+        refused('SLICER_PREDICT_STATIC_TOKEN', sandbox.env.SLICER_PREDICT_BASE_URL)
+      }`,
+      fix: `${renew('slicer', 'SLICER_STATIC_TOKEN')}; ${renew('predict', 'SLICER_PREDICT_STATIC_TOKEN')}`,
+    });
+  });
+
   test('an https authorization service whose TLS handshake never ends: ✖ TLS and ✖ token endpoint, 5 s each on the clock, and no password sent', async () => {
     const sockets: Socket[] = [];
     // It reads what it is sent (so that it sees each connection end) and answers nothing.
