@@ -23,7 +23,7 @@ export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOpti
   fetch?: FetchLike | undefined;
   /**
    * Monotonic clock in ms; token lifetimes are measured on it (overrides `clock.now`).
-   * @default performance.now
+   * @default performance.now, with the time the machine was suspended added
    */
   now?: (() => number) | undefined;
   /**

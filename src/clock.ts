@@ -8,7 +8,7 @@
 
 /** Monotonic time, wall time and waiting. */
 export interface Clock {
-  /** Monotonic instant in ms: token lifetimes are measured on it. */
+  /** Monotonic instant in ms: token lifetimes are measured on it. The system clock's counts the time the machine was suspended. */
   now(): number;
   /** Wall-clock ms since the epoch: what processes sharing a store agree on. */
   wallNow(): number;
@@ -19,21 +19,56 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** The real clock: `performance.now`, `Date.now` and `setTimeout`. */
-export const systemClock: Clock = {
-  now: () => performance.now(),
-  wallNow: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve) => {
-      if (signal?.aborted) return;
-      const stop = () => clearTimeout(timer);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', stop);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', stop, { once: true });
-    }),
-};
+/** The platform's two readings of time, in ms. */
+export interface TimeSources {
+  /** Monotonic time: never goes back, and stands still while the machine is suspended. */
+  monotonic(): number;
+  /** Wall-clock time since the epoch: may be set back or forward. */
+  wall(): number;
+}
+
+/** How much further the wall clock may move than the monotonic clock between two readings before it counts as a suspend. */
+const SUSPEND_GAP_MS = 1_000;
+
+/**
+ * A real clock over two time sources. Its monotonic time also counts the time the machine was suspended: the
+ * platform's monotonic clock stands still while a laptop sleeps, so a token obtained before would still seem valid
+ * long after it expired. When the wall clock moved more than {@link SUSPEND_GAP_MS} further than the monotonic clock
+ * since the last reading, the difference is added; a wall clock set back is ignored, so this time never goes back.
+ *
+ * @param sources the readings of time
+ * @returns the clock, sleeping on `setTimeout`
+ */
+export function createSystemClock(sources: TimeSources): Clock {
+  let lastMonotonic = sources.monotonic();
+  let lastWall = sources.wall();
+  let suspended = 0;
+  return {
+    now() {
+      const monotonic = sources.monotonic();
+      const wall = sources.wall();
+      const gap = wall - lastWall - (monotonic - lastMonotonic);
+      if (gap > SUSPEND_GAP_MS) suspended += gap;
+      lastMonotonic = monotonic;
+      lastWall = wall;
+      return monotonic + suspended;
+    },
+    wallNow: () => sources.wall(),
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        if (signal?.aborted) return;
+        const stop = () => clearTimeout(timer);
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', stop);
+          resolve();
+        }, ms);
+        signal?.addEventListener('abort', stop, { once: true });
+      }),
+  };
+}
+
+/** The real clock: `performance.now` (with the time suspended added), `Date.now` and `setTimeout`. */
+export const systemClock: Clock = createSystemClock({ monotonic: () => performance.now(), wall: () => Date.now() });
 
 /**
  * A time limit on a clock: its signal aborts once `ms` have passed. Cancel it when the work ends, so that no wait
