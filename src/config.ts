@@ -16,6 +16,14 @@ import { DEFAULT_SERVICE, SCOPE_FORMS, type ScopeInput, scopeKind, SERVICES } fr
 import { assertSafeUrl } from './url_policy.ts';
 import { type EnvKey, FORMER_OPTIONS, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
 
+/** The fix for a set-up where no setting is set anywhere (environment, env file or client options). */
+export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the ' +
+  'environment or .env ("npx slicer-auth init" writes a .env that lists every setting, with its meaning); to try it on the ' +
+  'embedded sandbox first, run "npx slicer-auth demo", or "npx slicer-auth init --sandbox" and "npx slicer-auth sandbox"';
+
+/** What a configuration error adds when no setting is set: the first run's fix. */
+const firstRun = (sources: object) => (Object.keys(sources).length === 0 ? `Nothing is configured: ${FIRST_RUN_FIX}.` : undefined);
+
 /** How a token travels to the services (contract 5.1); `type-tests/` checks it against the schema (written out for JSR's explicit types). */
 export type TokenTransport = 'header' | 'post';
 
@@ -221,7 +229,9 @@ export function parseConfig(env: EnvInput, given: SettingOptions & DeprecatedSet
   if (issues.length > 0 && needs) {
     for (const issue of missingFor(raw, needs)) if (!issues.some((i) => i.key === issue.key)) issues.push(issue);
   }
-  if (!result.success || issues.length > 0) throw new ConfigError(inTableOrder(explainDenied(issues, env)));
+  if (!result.success || issues.length > 0) {
+    throw new ConfigError(inTableOrder(explainDenied(issues, env)), undefined, firstRun(sources));
+  }
   const settings = result.output;
   const config: Config = {
     ...settings,
@@ -250,7 +260,7 @@ export function parseConfig(env: EnvInput, given: SettingOptions & DeprecatedSet
  */
 export function requireSettings(config: Config, needs: Needs, task?: string): void {
   const issues = missingFor(config, needs);
-  if (issues.length > 0) throw new ConfigError(issues, task);
+  if (issues.length > 0) throw new ConfigError(issues, task, firstRun(config.sources));
 }
 
 /**

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAuthClient } from './client.ts';
-import { parseConfig } from './config.ts';
+import { parseConfig, requireSettings } from './config.ts';
 import { resolveScope } from './scope_target.ts';
 import { expandedUnset, type Expander, readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from './errors.ts';
@@ -43,6 +43,26 @@ describe('configuration', () => {
       ['SLICER_AUTH_URL', 'SLICER_BASE_URL', 'SLICER_SERVICE_ID', 'SLICER_TOKEN_TRANSPORT', 'SLICER_REFRESH_MARGIN_SECONDS'],
     );
     assert.match(error.message, /SLICER_TOKEN_TRANSPORT: expected "header" or "post"/);
+  });
+
+  test('with nothing set anywhere, the error also says how to try the embedded sandbox; with one setting or option, it does not', () => {
+    const FIRST_RUN = 'Nothing is configured: set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and ' +
+      'SLICER_BASE_URL in the environment or .env ("npx slicer-auth init" writes a .env that lists every setting, with its ' +
+      'meaning); to try it on the embedded sandbox first, run "npx slicer-auth demo", or "npx slicer-auth init --sandbox" ' +
+      'and "npx slicer-auth sandbox".';
+    const lastLine = (error: ConfigError) => error.message.split('\n').at(-1);
+    assert.equal(lastLine(configError(() => parseConfig({}))), FIRST_RUN);
+    // The client of a script run with no .env and no variable.
+    assert.throws(
+      () => createAuthClient({ env: {}, envFile: false }),
+      (error) => error instanceof ConfigError && lastLine(error) === FIRST_RUN,
+    );
+    const missing = (error: ConfigError) => error.issues.map((issue) => issue.key);
+    const fromEnv = configError(() => parseConfig({ SLICER_LOG_LEVEL: 'info' }));
+    const fromOption = configError(() => requireSettings(parseConfig({}, { serviceId: 'slicer-1' }), { scope: 'slicer', relative: true }));
+    assert.deepEqual(missing(fromEnv), ['SLICER_SERVICE_ID']);
+    assert.deepEqual(missing(fromOption), ['SLICER_AUTH_URL', 'SLICER_USERNAME', 'SLICER_PASSWORD', 'SLICER_BASE_URL']);
+    for (const error of [fromEnv, fromOption]) assert.doesNotMatch(error.message, /Nothing is configured/);
   });
 
   test('credentials are needed only when no permanent token covers the scope', () => {

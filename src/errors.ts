@@ -1,6 +1,5 @@
 /**
- * One error hierarchy for the whole module. Every error has a stable `code`;
- * tests and callers branch on the code, never on the message.
+ * One error hierarchy for the whole module. Every error has a stable `code`; callers branch on it, never on the message.
  *
  * No error here ever holds a password or a token in an enumerable field:
  * messages are built from known-safe parts and redacted by the known secret
@@ -78,8 +77,9 @@ export class ConfigError extends AuthError {
   /**
    * @param issues every problem found
    * @param context what was being attempted, e.g. `use scope "predict"`
+   * @param advice a line after the list: how to try the sandbox first, when nothing at all is configured
    */
-  constructor(issues: readonly ConfigIssue[], context = 'configure the slicer client') {
+  constructor(issues: readonly ConfigIssue[], context = 'configure the slicer client', advice?: string) {
     const lines = issues.map((issue) => {
       const option = issue.option && `option ${issue.option}`; // given as an option: "from option baseUrl", named once
       const notes = issue.source === 'option'
@@ -89,7 +89,7 @@ export class ConfigError extends AuthError {
     }).join('\n');
     super(
       ErrorCode.CONFIG_INVALID,
-      `Cannot ${context}: fix these settings (environment, .env or client options):\n${lines}`,
+      `Cannot ${context}: fix these settings (environment, .env or client options):\n${lines}${advice ? `\n${advice}` : ''}`,
     );
     this.issues = issues;
   }

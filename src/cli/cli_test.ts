@@ -137,8 +137,9 @@ describe('CLI: help, usage errors, exit codes', () => {
     assert.match(nothing.err, /SLICER_AUTH_URL: missing/);
     assert.match(
       nothing.err,
-      /^Nothing is configured: set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the environment or \.env \("npx slicer-auth init" writes a \.env that lists every setting, with its meaning\); to try it on the embedded sandbox first, run "npx slicer-auth demo", or "npx slicer-auth init --sandbox" and "npx slicer-auth sandbox"\.$/m,
+      /^Nothing is configured: set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the environment or \.env \("npx slicer-auth init" writes a \.env that lists every setting, with its meaning\); to try it on the embedded sandbox first, run "npx slicer-auth demo", or "npx slicer-auth init --sandbox" and "npx slicer-auth sandbox"\. \[CONFIG_INVALID\]$/m,
     );
+    assert.equal(nothing.err.split('Nothing is configured').length, 2, 'said once');
     const partial = await cli(['token'], { SLICER_SERVICE_ID: undefined });
     assert.equal(partial.code, 3);
     assert.doesNotMatch(partial.err, /Nothing is configured/);

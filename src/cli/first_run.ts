@@ -1,14 +1,9 @@
 /**
- * What a first run with nothing configured is told: the variables to set, and
- * how to try everything on the embedded sandbox first. Shared by the CLI's
- * configuration errors and the doctor.
+ * Whether a run has nothing configured: no SLICER_* variable in the
+ * environment or the env file. The CLI's configuration errors and the doctor
+ * then give the first run's fix (`FIRST_RUN_FIX`).
  */
 import { readEnv } from '../env.ts';
-
-/** The fix for a set-up where no SLICER_* variable is set anywhere. */
-export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the ' +
-  'environment or .env ("npx slicer-auth init" writes a .env that lists every setting, with its meaning); to try it on the ' +
-  'embedded sandbox first, run "npx slicer-auth demo", or "npx slicer-auth init --sandbox" and "npx slicer-auth sandbox"';
 
 /**
  * Whether no SLICER_* setting is set, neither in the environment nor in the env file.

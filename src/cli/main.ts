@@ -2,12 +2,13 @@
  * The CLI's dispatcher: `slicer-auth <command> [options]`.
  */
 import { ErrorCode, isAuthError } from '../errors.ts';
+import { FIRST_RUN_FIX } from '../config.ts';
 import { closest } from '../closest.ts';
 import { envExampleFile, packageVersion } from '../package_info.ts';
 import { scopeKind } from '../services.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
-import { FIRST_RUN_FIX, nothingConfigured } from './first_run.ts';
+import { nothingConfigured } from './first_run.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help, naming `.env.example` as this user finds it (in the installed package). */
@@ -94,7 +95,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (isAuthError(error)) {
       io.err(`${error.message} [${error.code}]`);
-      if (error.code === ErrorCode.CONFIG_INVALID && nothingConfigured(io.env)) io.err(`Nothing is configured: ${FIRST_RUN_FIX}.`);
+      // The client's own error gives the first run's fix when no setting reached it; a command's option may have.
+      if (error.code === ErrorCode.CONFIG_INVALID && nothingConfigured(io.env) && !error.message.includes(FIRST_RUN_FIX)) {
+        io.err(`Nothing is configured: ${FIRST_RUN_FIX}.`);
+      }
       return error.code === ErrorCode.CONFIG_INVALID || error.code === ErrorCode.INSECURE_AUTH_URL ? EXIT.CONFIG : EXIT.FAILED;
     }
     io.err(`Failed: ${(error as Error).message ?? String(error)}`);

@@ -1,10 +1,10 @@
 /** The doctor's configuration check: every setting with where it came from; secrets only by length. */
-import { type Config, parseConfig, requireSettings } from '../../config.ts';
+import { type Config, FIRST_RUN_FIX, parseConfig, requireSettings } from '../../config.ts';
 import { deniedFlag, describeSource, readEnv } from '../../env.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
 import { envExampleFile } from '../../package_info.ts';
 import { type SettingName, SETTINGS } from '../../settings.ts';
-import { FIRST_RUN_FIX, nothingConfigured } from '../first_run.ts';
+import { nothingConfigured } from '../first_run.ts';
 import { type Check, fail, ok } from './check.ts';
 
 /** Reads and validates the configuration; the checks after it use `ctx.config`. */
