@@ -6,11 +6,15 @@
  * once, without a request. A wrong password is not tried a thousand times a
  * second, and a service that is down is not flooded. A failure whose answer
  * asks for a longer wait (`Retry-After`, at most {@link MAX_ASKED_MS}) pauses
- * that long. A grant ends the pause.
+ * that long. A refusal of the credentials (`invalid_grant`, `invalid_client`)
+ * pauses {@link CREDENTIALS_PAUSE_MS} from the first: the credentials of a
+ * client do not change, and a service that locks an account after a few
+ * failed logins (the sandbox: 5 in 5 minutes) would lock it for every
+ * process that uses it. A grant ends the pause.
  * The request engine pauses its token replacements after a fresh token's 401
  * with the same {@link Pause}.
  */
-import { AuthError } from './errors.ts';
+import { AuthError, TokenRequestRejectedError } from './errors.ts';
 import type { GrantFetcher } from './grant.ts';
 import { retryAfterMs } from './retry_after.ts';
 
@@ -20,6 +24,12 @@ const FIRST_PAUSE_MS = 1_000;
 const MAX_PAUSE_MS = 30_000;
 /** The longest pause an answer's `Retry-After` sets: one asking for more is held for this long. */
 const MAX_ASKED_MS = 3_600_000;
+/** The pause after a refusal of the credentials: four logins an hour at most. */
+export const CREDENTIALS_PAUSE_MS = 900_000;
+
+/** Whether a failure is the token endpoint refusing the credentials (RFC 6749 §5.2), which asking again cannot change. */
+const refusesCredentials = (error: unknown): boolean =>
+  error instanceof TokenRequestRejectedError && (error.error === 'invalid_grant' || error.error === 'invalid_client');
 
 /** The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}. */
 const pauseAfter = (failures: number): number => Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (failures - 1));
@@ -102,8 +112,11 @@ export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseO
     const failure = failures.get(scope);
     const held = failure?.pause.holds((seconds) => {
       const code = failure.error instanceof AuthError ? failure.error.code : 'UNKNOWN';
+      const why = refusesCredentials(failure.error)
+        ? ' (the credentials were refused: sent again sooner, they could lock the account)'
+        : '';
       options.warn(
-        `The last token request for scope "${scope}" failed (${code}); giving that failure again for ${seconds} s without a new request`,
+        `The last token request for scope "${scope}" failed (${code}); giving that failure again for ${seconds} s without a new request${why}`,
       );
     });
     if (failure && held) throw failure.error;
@@ -115,7 +128,8 @@ export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseO
       const pause = failure?.pause ?? new Pause(options.now);
       // An AuthError keeps the answer it reports as `response` (non-enumerable), with the wait that answer asked for.
       const answer: unknown = (error as { response?: unknown } | null | undefined)?.response;
-      pause.failed(answer instanceof Response ? retryAfterMs(answer.headers.get('retry-after'), options.wallNow()) : undefined);
+      const asked = answer instanceof Response ? retryAfterMs(answer.headers.get('retry-after'), options.wallNow()) : undefined;
+      pause.failed(Math.max(asked ?? 0, refusesCredentials(error) ? CREDENTIALS_PAUSE_MS : 0));
       failures.set(scope, { pause, error });
       throw error;
     }

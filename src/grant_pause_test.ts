@@ -5,23 +5,38 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { ErrorCode, TokenEndpointUnavailableError } from './errors.ts';
+import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError } from './errors.ts';
 import type { AuthEvent } from './events.ts';
 import type { Grant } from './grant.ts';
 import { pauseAfterFailure } from './grant_pause.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
-/** A fetcher that fails while `failing` holds, counting its calls per scope; its failures' answers carry `retryAfter`. */
+/**
+ * A fetcher that fails while `failing` holds, counting its calls per scope; its failures' answers carry `retryAfter`.
+ * It fails as a 503, or with `refusal` as that 4xx refusal (`TOKEN_REQUEST_REJECTED`).
+ */
 function fetcher() {
-  const state = { failing: true, calls: new Map<string, number>(), errors: [] as Error[], retryAfter: undefined as string | undefined };
+  const state = {
+    failing: true,
+    calls: new Map<string, number>(),
+    errors: [] as Error[],
+    retryAfter: undefined as string | undefined,
+    refusal: undefined as { status: number; error: string } | undefined,
+  };
   const fetchGrant = (scope: string): Promise<Grant> => {
     state.calls.set(scope, (state.calls.get(scope) ?? 0) + 1);
     if (!state.failing) return Promise.resolve({ token: `tok-${scope}`, expiresAt: 3_600_000, lifetime: 3_600_000 });
     const headers: Record<string, string> = state.retryAfter === undefined ? {} : { 'retry-after': state.retryAfter };
-    const error = new TokenEndpointUnavailableError(`down ${state.errors.length + 1}`, {
-      status: 503,
-      response: new Response(null, { status: 503, headers }),
-    });
+    const { refusal } = state;
+    const error = refusal
+      ? new TokenRequestRejectedError(`refused ${state.errors.length + 1}`, {
+        ...refusal,
+        response: new Response(null, { ...refusal, headers }),
+      })
+      : new TokenEndpointUnavailableError(`down ${state.errors.length + 1}`, {
+        status: 503,
+        response: new Response(null, { status: 503, headers }),
+      });
     state.errors.push(error);
     return Promise.reject(error);
   };
@@ -103,6 +118,27 @@ describe('pauseAfterFailure', () => {
     }
   });
 
+  test('a refusal of the credentials pauses 15 minutes, each time; other refusals pause as any failure', async () => {
+    const rows: [{ status: number; error: string }, string | undefined, number[]][] = [
+      [{ status: 400, error: 'invalid_grant' }, undefined, [900_000, 900_000]],
+      [{ status: 401, error: 'invalid_client' }, undefined, [900_000, 900_000]],
+      [{ status: 429, error: 'invalid_grant' }, '3600', [3_600_000, 3_600_000]], // a locked account that says for how long
+      [{ status: 400, error: 'invalid_scope' }, undefined, [1_000, 2_000]],
+      [{ status: 429, error: 'slow_down' }, undefined, [1_000, 2_000]],
+    ];
+    for (const [refusal, retryAfter, pauses] of rows) {
+      const { state, outcome, advance } = paused();
+      Object.assign(state, { refusal, retryAfter });
+      for (const [index, pause] of pauses.entries()) {
+        assert.equal(await outcome(), state.errors[index]);
+        advance(pause - 1);
+        assert.equal(await outcome(), state.errors[index], `${refusal.error}: the same failure ${pause - 1} ms later`);
+        advance(1);
+      }
+      assert.equal(await outcome(), state.errors[pauses.length], `${refusal.error}: a request after each pause`);
+    }
+  });
+
   test('a pause that refuses calls is told once, with the code and how long; one that refuses none is not told', async () => {
     const { warnings, outcome, advance } = paused();
     await outcome();
@@ -145,18 +181,23 @@ describe('a client whose password is refused', () => {
   after(() => h.close());
   beforeEach(() => h.sandbox.store.reset()); // no failed login or token left by another test
 
-  test('a caller calling on in a loop sends one token request per pause, and the account is not locked', async () => {
+  test('a caller calling on in a loop for an hour sends one token request per 15 minutes, and the account is not locked', async () => {
     const events: AuthEvent[] = [];
     const client = h.client({ password: 'wrong-password', tokenRetries: 0, onEvent: (event) => events.push(event) });
     const requests = () => events.filter((event) => event.type === 'token.request').length;
-    for (let i = 0; i < 50; i++) {
+    // One call a second for an hour (the sandbox locks an account after 5 failed logins within 5 minutes).
+    const sent: number[] = [];
+    for (let second = 0; second < 3_600; second++) {
       const error = await client.getToken().catch((e: unknown) => e);
-      assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED, `call ${i + 1}`);
+      assert.equal((error as { code?: string }).code, ErrorCode.TOKEN_REQUEST_REJECTED, `call ${second + 1}`);
+      if (requests() > sent.length) sent.push(second);
+      h.advance(1);
     }
-    assert.equal(requests(), 1, 'one request for 50 calls');
-    h.advance(1);
-    await client.getToken().catch(() => undefined);
-    assert.equal(requests(), 2, 'one more when the pause ended');
+    assert.deepEqual(sent, [0, 900, 1_800, 2_700], 'a token request every 15 minutes, none between');
+    assert.match(
+      h.warnings.find((warning) => warning.includes('giving that failure again')) ?? '',
+      /failed \(TOKEN_REQUEST_REJECTED\); giving that failure again for 899 s without a new request \(the credentials were refused: sent again sooner, they could lock the account\)$/,
+    );
     const right = h.client();
     assert.match(await right.getToken(), /\S/, 'the right password still gets a token: the account was not locked');
     await Promise.all([client.close(), right.close()]);

@@ -114,9 +114,13 @@ test('a wrong password: clients made one after another get the first failure aga
   assert.equal(requests(), 1, 'the pause after the first failure holds for the next clients');
   assert.deepEqual(h.warnings, [
     `The last token request for scope "service_id=${h.sandbox.env.SLICER_SERVICE_ID}" failed (TOKEN_REQUEST_REJECTED); ` +
-    'giving that failure again for 1 s without a new request',
+    'giving that failure again for 900 s without a new request ' +
+    '(the credentials were refused: sent again sooner, they could lock the account)',
   ]);
-  clock.advance(1_000);
+  clock.advance(899_999);
+  await call();
+  assert.equal(requests(), 1, 'a refused password is not sent again within 15 minutes');
+  clock.advance(1);
   await call();
   assert.equal(requests(), 2, 'the pause over, the next client asks again');
 });
