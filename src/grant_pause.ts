@@ -28,7 +28,7 @@ const MAX_ASKED_MS = 3_600_000;
 export const CREDENTIALS_PAUSE_MS = 900_000;
 
 /** Whether a failure is the token endpoint refusing the credentials (RFC 6749 §5.2), which asking again cannot change. */
-const refusesCredentials = (error: unknown): boolean =>
+export const refusesCredentials = (error: unknown): boolean =>
   error instanceof TokenRequestRejectedError && (error.error === 'invalid_grant' || error.error === 'invalid_client');
 
 /** The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}. */

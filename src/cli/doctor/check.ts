@@ -51,6 +51,8 @@ export interface DoctorContext {
   readonly failed: Set<string>;
   /** Ids of the failed checks whose server took the connection but sent no answer in time. */
   readonly unanswered: Set<string>;
+  /** The scope whose token request had its credentials refused: no other check sends them again. */
+  credentialsRefusedFor: string | undefined;
 }
 
 /** One check of the doctor's table. */

@@ -60,7 +60,15 @@ function doctorChecks(scopes: readonly DoctorScope[]): readonly Check[] {
  */
 export async function runDoctor(options: DoctorOptions = {}): Promise<CheckResult[]> {
   const clock = options.clock ?? systemClock;
-  const ctx: DoctorContext = { options, clock, config: undefined, grants: new Map(), failed: new Set(), unanswered: new Set() };
+  const ctx: DoctorContext = {
+    options,
+    clock,
+    config: undefined,
+    grants: new Map(),
+    failed: new Set(),
+    unanswered: new Set(),
+    credentialsRefusedFor: undefined,
+  };
   const results: CheckResult[] = [];
   for (const check of doctorChecks(options.scopes ?? SERVICES.map((service) => service.name))) {
     const started = clock.now();

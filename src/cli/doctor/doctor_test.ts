@@ -631,6 +631,24 @@ describe('slicer-auth doctor', () => {
     }
   });
 
+  test('a refused password is sent once per run, not once per scope: three runs leave the account unlocked', async () => {
+    const both = { SLICER_PREDICT_SERVICE_ID: h.sandbox.env.SLICER_PREDICT_SERVICE_ID };
+    for (let run = 1; run <= 3; run++) {
+      const wrong = await inProcess(systemClock, { ...both, SLICER_PASSWORD: 'wrong-password' });
+      assert.equal(wrong.code, 1);
+      assert.equal(wrong.check('token-request-slicer')?.status, 'fail');
+      assert.match(wrong.check('token-request-slicer')?.reason ?? '', /invalid_grant/, `run ${run}: the account is not locked`);
+      const { status, reason } = wrong.check('token-request-predict')!;
+      assert.deepEqual({ status, reason }, {
+        status: 'skip',
+        reason: 'the credentials were refused for slicer, so they were not sent again (the account could lock)',
+      });
+    }
+    // Six refused logins would have locked it (the sandbox locks after five within five minutes).
+    const right = await inProcess(systemClock, both);
+    assert.deepEqual([right.check('token-request-slicer')?.status, right.check('token-request-predict')?.status], ['ok', 'ok']);
+  });
+
   test('every permanent token is judged, whatever the one before it got: one line with each verdict and each fix', async () => {
     const sandbox = h.sandbox;
     const issue = (name: string, serviceId: string, revoked: boolean) => {

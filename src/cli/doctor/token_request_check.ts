@@ -6,6 +6,7 @@
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
+import { refusesCredentials } from '../../grant_pause.ts';
 import { isMisaddressed, isServiceIdAlone, isServiceRefusal, isUnexplained, processGrantResponse } from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { networkCause, networkFix } from '../../network_cause.ts';
@@ -44,9 +45,13 @@ export function tokenRequestCheck(service: Service): Check {
         return skip('the authorization service cannot be reached');
       }
       if (ctx.unanswered.has('auth-token-endpoint')) return skip('the token endpoint does not answer, so the password was not sent');
+      if (ctx.credentialsRefusedFor) {
+        return skip(`the credentials were refused for ${ctx.credentialsRefusedFor}, so they were not sent again (the account could lock)`);
+      }
       const scopeString = `service_id=${serviceId}`;
       const outcome = await tokenRequest(config, service, scopeString, ctx.clock);
       if (outcome.grant) ctx.grants.set(scopeString, outcome.grant);
+      if (outcome.credentialsRefused) ctx.credentialsRefusedFor = service.name;
       return outcome.result;
     },
   };
@@ -89,13 +94,13 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     } else if (Math.abs(skew) > MAX_SKEW_MS) {
       result = warn(`${reason}; this machine's clock is ${Math.round(skew / 1000)} s off the server's`, 'synchronise the clock (NTP)');
     }
-    return { grant, result };
+    return { grant, result, credentialsRefused: false };
   } catch (error) {
     if (!isAuthError(error)) throw error;
     const refusal = error instanceof TokenRequestRejectedError ? error : undefined;
     // A 429 is a rate limit, unless it says the grant is refused (a locked account, which the credentials' fix covers).
     const limited = (error as { status?: number }).status === 429 && refusal?.error !== 'invalid_grant';
-    if (limited) return { grant: undefined, result: fail(error.message, RATE_LIMITED) };
+    if (limited) return { grant: undefined, result: fail(error.message, RATE_LIMITED), credentialsRefused: false };
     const fixes: Partial<Record<string, string>> = {
       [ErrorCode.TOKEN_REQUEST_REJECTED]: refusal?.error === 'invalid_scope'
         ? `${service.id.env} is not a service this authorization service knows: correct it`
@@ -116,6 +121,10 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
         'check that the authorization service is up and reachable, then run again',
       ),
     };
-    return { grant: undefined, result: fail(error.message, fixes[error.code] ?? 'see the reason above') };
+    return {
+      grant: undefined,
+      result: fail(error.message, fixes[error.code] ?? 'see the reason above'),
+      credentialsRefused: refusesCredentials(error),
+    };
   }
 }
