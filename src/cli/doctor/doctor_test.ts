@@ -656,9 +656,10 @@ describe('slicer-auth doctor', () => {
       if (revoked) sandbox.store.revoke('doctor', record.id);
       return value;
     };
-    const both = (slicerRevoked: boolean, predictRevoked: boolean) =>
-      inProcess(systemClock, {
+    const both = (slicerRevoked: boolean, predictRevoked: boolean, predictBaseUrl = sandbox.env.SLICER_PREDICT_BASE_URL) =>
+      inProcess(createFakeClock({ start: systemClock.wallNow() }), {
         SLICER_PREDICT_SERVICE_ID: sandbox.env.SLICER_PREDICT_SERVICE_ID,
+        SLICER_PREDICT_BASE_URL: predictBaseUrl,
         SLICER_STATIC_TOKEN: issue('slicer', sandbox.env.SLICER_SERVICE_ID, slicerRevoked),
         SLICER_PREDICT_STATIC_TOKEN: issue('predict', sandbox.env.SLICER_PREDICT_SERVICE_ID, predictRevoked),
       });
@@ -686,6 +687,25 @@ describe('slicer-auth doctor', () => {
       }`,
       fix: `${renew('slicer', 'SLICER_STATIC_TOKEN')}; ${renew('predict', 'SLICER_PREDICT_STATIC_TOKEN')}`,
     });
+    // A prediction service that fails (503) says nothing of its token: a warning, unless the other token is refused.
+    const failing = await listen(() => new Response('down', { status: 503 }));
+    try {
+      const unclear = `SLICER_PREDICT_STATIC_TOKEN: ${failing.origin}/predict answered 503, which says nothing of the token ` +
+        '(header transport), 0 ms';
+      const later = 'the service failed (5xx): run again later, and tell its owners if it goes on';
+      assert.deepEqual(await verdict(both(false, false, `${failing.origin}/predict`)), {
+        status: 'warn',
+        reason: `SLICER_STATIC_TOKEN accepted; ${unclear}`,
+        fix: later,
+      });
+      assert.deepEqual(await verdict(both(true, false, `${failing.origin}/predict`)), {
+        status: 'fail',
+        reason: `${refused('SLICER_STATIC_TOKEN', sandbox.env.SLICER_BASE_URL)}; ${unclear}`,
+        fix: `${renew('slicer', 'SLICER_STATIC_TOKEN')}; ${later}`,
+      });
+    } finally {
+      await failing.close();
+    }
   });
 
   test('an https authorization service whose TLS handshake never ends: ✖ TLS and ✖ token endpoint, 5 s each on the clock, and no password sent', async () => {
