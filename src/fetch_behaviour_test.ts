@@ -112,6 +112,23 @@ const ROWS: Row[] = [
     expect: success({ token_via: 'post' }),
   },
   {
+    name: 'the post transport puts it in a form body given as a Blob of the form type',
+    options: () => ({ transport: 'post' }),
+    call: () => ({ url: 'slice', method: 'POST', body: new Blob(['model=a.stl'], { type: 'application/x-www-form-urlencoded' }) }),
+    expect: success({ token_via: 'post' }),
+  },
+  {
+    name: 'the post transport puts it in a form body given as bytes with the form content type',
+    options: () => ({ transport: 'post' }),
+    call: () => ({
+      url: 'slice',
+      method: 'POST',
+      body: new TextEncoder().encode('model=a.stl'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    }),
+    expect: success({ token_via: 'post' }),
+  },
+  {
     name: 'a JSON body keeps the header with the post transport',
     options: () => ({ transport: 'post' }),
     call: () => ({ url: 'slice', method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } }),

@@ -100,15 +100,21 @@ const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
 
 /**
- * A request whose body can be sent again: a `Request`'s method, headers,
- * body, signal and every other fetch option of its own (with the caller's extra fetch options), or
- * a URL with its options; a stream is read once. With the `post` transport a
- * form-encoded or multipart body is parsed, so that the wire can add the
- * `token` field.
+ * A request whose body can be sent again: a `Request`'s method, headers, body, signal and every other fetch option of
+ * its own (with the caller's extra fetch options), or a URL with its options. A body is sent as given when it is none,
+ * a text (a form's parsed here) or a form, and with the header transport any but a stream; a stream, and with the
+ * `post` transport a Blob or bytes (whose type may be a form's), are read once, as a Request. With the `post`
+ * transport a form-encoded or multipart body is parsed, so that the wire can add the `token` field.
  */
 async function outgoing(input: string | Request, init: RequestInit | undefined, transport: TokenTransport): Promise<Outgoing> {
+  const givenBody = init?.body;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: a body not sent as given is read as a Request, which sends the same
+  const asGiven = givenBody === undefined || givenBody === null || typeof givenBody === 'string' ||
+    givenBody instanceof URLSearchParams || givenBody instanceof FormData ||
+    // Stryker disable next-line ConditionalExpression,StringLiteral: the same
+    (transport === 'header' && !(givenBody instanceof ReadableStream));
   // Stryker disable next-line ConditionalExpression,StringLiteral,BooleanLiteral,OptionalChaining,BlockStatement: a shortcut; as a Request it sends the same
-  if (typeof input === 'string' && !(init?.body instanceof ReadableStream)) {
+  if (typeof input === 'string' && asGiven) {
     const given = (init ?? {}) as Outgoing['init'];
     // Stryker disable next-line StringLiteral: any content type but a form's leaves the body as it is
     const type = transport === 'post' && typeof given.body === 'string' ? new Headers(given.headers).get('content-type') ?? '' : '';
