@@ -1,7 +1,7 @@
 /**
  * Whether a run has nothing configured: no SLICER_* variable in the
  * environment or the env file. The CLI's configuration errors and the doctor
- * then give the first run's fix (`FIRST_RUN_FIX`).
+ * then give the first run's fix (`FIRST_RUN_FIX`, in `config.ts`, which the client's own errors give too).
  */
 import { readEnv } from '../env.ts';
 
