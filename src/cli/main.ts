@@ -3,6 +3,7 @@
  */
 import { ErrorCode, isAuthError } from '../errors.ts';
 import { FIRST_RUN_FIX } from '../config.ts';
+import { refusesCredentials } from '../grant_pause.ts';
 import { closest } from '../closest.ts';
 import { envExampleFile, packageVersion } from '../package_info.ts';
 import { scopeKind } from '../services.ts';
@@ -95,6 +96,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (isAuthError(error)) {
       io.err(`${error.message} [${error.code}]`);
+      if (refusesCredentials(error)) {
+        io.err(
+          'Check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while ' +
+            '("npx slicer-auth doctor" checks the whole set-up and sends them once).',
+        );
+      }
       // The client's own error gives the first run's fix when no setting reached it; a command's option may have.
       if (error.code === ErrorCode.CONFIG_INVALID && nothingConfigured(io.env) && !error.message.includes(FIRST_RUN_FIX)) {
         io.err(`Nothing is configured: ${FIRST_RUN_FIX}.`);
