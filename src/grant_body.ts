@@ -28,7 +28,7 @@ export class BodyTooLargeError extends Error {
  * @param response an answer whose headers arrived
  * @param timeoutMs how long the body may take
  * @param clock waits out the time limit
- * @returns the same answer, fully read
+ * @returns the same answer, fully read, with its URL (where the token endpoint's path is read, and a relative redirect resolved)
  * @throws {BodyTimeoutError} on a stall; {@link BodyTooLargeError} past the size limit; the stream's error when the
  * connection drops
  */
@@ -43,11 +43,12 @@ export async function buffered(response: Response, timeoutMs: number, clock: Clo
   try {
     // Stryker disable next-line StringLiteral: only a 204 or 304 has no body, and its copy has none whatever this is
     const text = await Promise.race([reader ? readText(reader, response.status) : '', stalled]);
-    return new Response(response.status === 204 || response.status === 304 ? null : text, {
+    const copy = new Response(response.status === 204 || response.status === 304 ? null : text, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
     });
+    return Object.defineProperty(copy, 'url', { value: response.url });
   } finally {
     done.abort();
   }

@@ -139,7 +139,11 @@ function refused(
   detail = oauthDetail(oauth),
 ): TokenRequestRejectedError {
   const refusal = { status: response.status, ...oauth };
-  const hint = isMisaddressed(refusal)
+  // SLICER_AUTH_URL given with the first part of the endpoint's path (`https://auth.example/oauth2`), as some docs write it.
+  const doubled = URL.canParse(response.url) && new URL(response.url).pathname.endsWith('/oauth2/oauth2/token/');
+  const hint = isMisaddressed(refusal) && doubled
+    ? '; SLICER_AUTH_URL ends in /oauth2, and the client appends /oauth2/token/ to it: remove the /oauth2'
+    : isMisaddressed(refusal)
     ? "; nothing takes token requests there: check SLICER_AUTH_URL, the authorization service's base address " +
       '(the token endpoint is {SLICER_AUTH_URL}/oauth2/token/)'
     : isServiceRefusal({ status: response.status, response })

@@ -147,6 +147,16 @@ describe('processGrantResponse', () => {
       assert.equal(error.message, `${WHERE}: the token endpoint answered ${status}${said}${hint}`);
       assert.equal(error.status, status);
     }
+    // SLICER_AUTH_URL ending in /oauth2: the client's path doubles it.
+    for (const url of ['https://auth.example/oauth2/oauth2/token/', 'https://auth.example/sso/oauth2/oauth2/token/']) {
+      const doubled = await failure(answer('<h1>Not Found</h1>', { status: 404 }, url));
+      assert.equal(
+        doubled.message,
+        `${WHERE}: the token endpoint answered 404; SLICER_AUTH_URL ends in /oauth2, and the client appends /oauth2/token/ to it: remove the /oauth2`,
+      );
+    }
+    const single = await failure(answer('', { status: 404 }, 'https://auth.example/oauth2/token/'));
+    assert.equal(single.message, `${WHERE}: the token endpoint answered 404${hint}`, 'the endpoint as documented: another cause');
     // A service that answers 404 for an unknown user says so in OAuth fields: that is a refusal, not a wrong address.
     const user = await failure(json({ error: 'invalid_grant' }, 404));
     assert.equal(user.message, `${WHERE}: the token endpoint answered 404 invalid_grant`);

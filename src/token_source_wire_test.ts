@@ -111,6 +111,21 @@ describe('token source on the wire', () => {
     });
   });
 
+  test("the answer keeps the endpoint's URL: a relative redirect is named whole, and an auth URL ending in /oauth2 is told", async () => {
+    const redirect: Answer = ({ socket }) =>
+      socket.end('HTTP/1.1 302 Found\r\nlocation: /accounts/login/?next=x\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    const moved = await failure(source([redirect]));
+    assert.equal((moved as { location?: string }).location, `http://127.0.0.1:${port}/accounts/login/`);
+    const doubled = source([reply('404 Not Found', '<h1>Not Found</h1>', 'text/html')], { authUrl: `http://127.0.0.1:${port}/oauth2` });
+    const error = await failure(doubled);
+    assert.match(received[0]?.head ?? '', /^POST \/oauth2\/oauth2\/token\/ HTTP\/1\.1\r\n/);
+    assert.equal(
+      error.message,
+      `Cannot get a token for scope "${SCOPE}": the token endpoint answered 404; ` +
+        'SLICER_AUTH_URL ends in /oauth2, and the client appends /oauth2/token/ to it: remove the /oauth2',
+    );
+  });
+
   test('token.request events time the request on the injected clock and carry the status, on success and on failure', async () => {
     const late = (answer: Answer): Answer => (request) => (s.clock.advance(250), answer(request));
     const s = source([late(reply('200 OK', GOOD)), late(reply('200 OK', '{"token_type": "Bearer"}'))]);
