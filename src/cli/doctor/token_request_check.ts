@@ -94,13 +94,13 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     } else if (Math.abs(skew) > MAX_SKEW_MS) {
       result = warn(`${reason}; this machine's clock is ${Math.round(skew / 1000)} s off the server's`, 'synchronise the clock (NTP)');
     }
-    return { grant, result, credentialsRefused: false };
+    return { grant, result };
   } catch (error) {
     if (!isAuthError(error)) throw error;
     const refusal = error instanceof TokenRequestRejectedError ? error : undefined;
     // A 429 is a rate limit, unless it says the grant is refused (a locked account, which the credentials' fix covers).
     const limited = (error as { status?: number }).status === 429 && refusal?.error !== 'invalid_grant';
-    if (limited) return { grant: undefined, result: fail(error.message, RATE_LIMITED), credentialsRefused: false };
+    if (limited) return { grant: undefined, result: fail(error.message, RATE_LIMITED) };
     const fixes: Partial<Record<string, string>> = {
       [ErrorCode.TOKEN_REQUEST_REJECTED]: refusal?.error === 'invalid_scope'
         ? `${service.id.env} is not a service this authorization service knows: correct it`
