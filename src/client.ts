@@ -3,6 +3,7 @@
  * token cache. Wiring only: data flows env → config → token source → stores
  * → token cache → request engine (tokenFetch) → ky on top (authedFetch).
  */
+import * as v from 'valibot';
 import { type AuthedFetchOptions, createAuthedFetch } from './authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { closest } from './closest.ts';
@@ -74,30 +75,39 @@ const KY_OPTIONS = [
 ] as const satisfies readonly (keyof AuthedFetchOptions)[];
 
 /**
- * Refuses options the client does not take: a mistyped one (`authURL`) would
- * be ignored, and the client would run on the environment's value instead.
+ * Refuses options the client does not take, and code options that do not hold what they must: a mistyped option
+ * (`authURL`) would be ignored, and the client would run on the environment's value instead; a `tokenRetries` of
+ * `Infinity` would retry forever. Settings are checked with the environment, by `parseConfig`.
  *
  * @param options the options given
- * @throws {ConfigError} `CONFIG_INVALID` naming each unknown option, with the closest known one
+ * @throws {ConfigError} `CONFIG_INVALID` naming each unknown option, with the closest known one, and each bad value
  */
-function assertKnownOptions(options: AuthClientOptions): void {
+function assertOptions(options: AuthClientOptions): void {
   const known = [...Object.keys(SETTINGS), ...Object.keys(CODE_OPTIONS)];
   const unknown = Object.keys(options).filter((key) => !known.includes(key) && !(key in FORMER_OPTIONS));
-  if (unknown.length === 0) return;
+  const malformed = Object.entries(CODE_OPTIONS).flatMap(([key, schema]) => {
+    const value = options[key as keyof typeof CODE_OPTIONS];
+    const checked = value === undefined ? undefined : v.safeParse(schema, value);
+    return checked && !checked.success ? [{ key, message: checked.issues[0].message }] : [];
+  });
+  if (unknown.length + malformed.length === 0) return;
   // A variable's name, or its camelCase (`tokenTransport`), names the setting's option (`transport`).
   const bare = (name: string) => name.toLowerCase().replace('slicer_', '').replace(/_/g, '');
-  throw new ConfigError(unknown.map((key) => {
-    const variable = Object.entries(SETTINGS).find(([, setting]) => bare(setting.env) === bare(key));
-    const near = closest(key, known);
-    const hint = (KY_OPTIONS as readonly string[]).includes(key)
-      ? ` (a ky option: give it as ky: { ${key} })`
-      : variable
-      ? ` (did you mean ${variable[0]}? the option for ${variable[1].env})`
-      : near
-      ? ` (did you mean ${near}?)`
-      : '';
-    return { key, message: `not an option of createAuthClient${hint}` };
-  }));
+  throw new ConfigError([
+    ...unknown.map((key) => {
+      const variable = Object.entries(SETTINGS).find(([, setting]) => bare(setting.env) === bare(key));
+      const near = closest(key, known);
+      const hint = (KY_OPTIONS as readonly string[]).includes(key)
+        ? ` (a ky option: give it as ky: { ${key} })`
+        : variable
+        ? ` (did you mean ${variable[0]}? the option for ${variable[1].env})`
+        : near
+        ? ` (did you mean ${near}?)`
+        : '';
+      return { key, message: `not an option of createAuthClient${hint}` };
+    }),
+    ...malformed,
+  ]);
 }
 
 /**
@@ -109,7 +119,7 @@ function assertKnownOptions(options: AuthClientOptions): void {
  * @returns the client
  */
 export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 'slicer' }): AuthClient {
-  assertKnownOptions(options);
+  assertOptions(options);
   const env = readEnv(options);
   const config = parseConfig(env, options, needs);
   const send = options.fetch ?? globalFetch;

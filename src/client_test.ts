@@ -74,6 +74,54 @@ test('an option the client does not take is refused, with the closest it takes (
   }
 });
 
+test('a code option that does not hold what it must is refused, naming the option and what it takes, before any request', () => {
+  const rows: [Record<string, unknown>, string][] = [
+    [{ tokenTimeoutMs: 0 }, 'tokenTimeoutMs: expected a whole number of ms from 1 to 2147483647'],
+    [{ tokenTimeoutMs: 2 ** 31 }, 'tokenTimeoutMs: expected a whole number of ms from 1 to 2147483647'],
+    [{ tokenTimeoutMs: '5000' }, 'tokenTimeoutMs: expected a whole number of ms from 1 to 2147483647'],
+    [{ tokenRetries: Infinity }, 'tokenRetries: expected a whole number from 0 to 10'],
+    [{ tokenRetries: 1.5 }, 'tokenRetries: expected a whole number from 0 to 10'],
+    [{ tokenRetries: -1 }, 'tokenRetries: expected a whole number from 0 to 10'],
+    [{ fetch: 'fetch' }, 'fetch: expected a function'],
+    [{ clock: { now: () => 0 } }, 'clock: expected an object with the methods now, wallNow, sleep'],
+    [{ logger: {} }, 'logger: expected an object with the method warn'],
+    [{ store: null }, 'store: expected an object with the methods get, put, deleteIfSame, lock'],
+    [{ ky: null }, 'ky: expected an object of ky options'],
+    [{ openTelemetry: 'yes' }, 'openTelemetry: expected true or false'],
+    [{ env: { SLICER_USERNAME: 'bot', SLICER_REFRESH_MARGIN_SECONDS: 60 } }, 'env: expected an object of strings, as process.env'],
+    [{ ky: 'ky' }, 'ky: expected an object of ky options'],
+    [
+      { frobnicate: 1, tokenRetries: -1 },
+      'frobnicate: not an option of createAuthClient\n  - tokenRetries: expected a whole number from 0 to 10',
+    ],
+    [{ envFile: true }, 'envFile: expected a file path, or false to read none'],
+  ];
+  for (const [given, line] of rows) {
+    assert.throws(
+      () => h.client(given as AuthClientOptions),
+      (error: unknown) => {
+        assert.ok(isAuthError(error) && error.code === ErrorCode.CONFIG_INVALID, JSON.stringify(given));
+        assert.equal(
+          error.message,
+          `Cannot configure the slicer client: fix these settings (environment, .env or client options):\n  - ${line}`,
+        );
+        return true;
+      },
+    );
+  }
+  assert.equal(h.issued(), 0, 'no token was asked for');
+  const client = h.client({
+    tokenTimeoutMs: 2 ** 31 - 1,
+    tokenRetries: 10,
+    store: undefined,
+    envFile: false,
+    openTelemetry: false,
+    env: { ...h.sandbox.env, SLICER_LOG_LEVEL: undefined },
+  });
+  assert.equal(client.baseUrl(), h.sandbox.env.SLICER_BASE_URL, 'the upper limits themselves are taken');
+  assert.equal(h.client({ tokenTimeoutMs: 1, tokenRetries: 0 }).baseUrl(), h.sandbox.env.SLICER_BASE_URL, 'the lower limits too');
+});
+
 describe('tokens and requests against the sandbox', () => {
   test('header transport, both scopes', async () => {
     h.sandbox.store.reset();

@@ -2,6 +2,7 @@
  * The client's public shapes: the options of `createAuthClient`, the client
  * itself, and `tokenFetch`'s signature. `client.ts` builds them.
  */
+import * as v from 'valibot';
 import type { AuthedFetch, AuthedFetchOptions } from './authed_fetch.ts';
 import type { Clock } from './clock.ts';
 import type { DeprecatedSettingOptions, SettingOptions } from './config.ts';
@@ -11,6 +12,7 @@ import type { FetchLike, Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import type { ScopeInput } from './services.ts';
 import type { TokenStore } from './stores/store.ts';
+import { message } from './setting_schemas.ts';
 import type { GetTokenOptions } from './token_cache.ts';
 import type { TokenFetch, TokenFetchInit } from './request_engine.ts';
 
@@ -64,34 +66,63 @@ export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOpti
    */
   store?: TokenStore | undefined;
   /**
-   * Timeout of one token-endpoint attempt, ms.
+   * Timeout of one token-endpoint attempt, ms: a whole number from 1 to 2147483647.
    * @default DEFAULTS.tokenTimeoutMs (10000)
    */
   tokenTimeoutMs?: number | undefined;
   /**
-   * Retries of the token endpoint after a network error, timeout, 408, 429 or 5xx.
+   * Retries of the token endpoint after a network error, timeout, 408, 429 or 5xx: a whole number from 0 to 10.
    * @default DEFAULTS.tokenRetries (2)
    */
   tokenRetries?: number | undefined;
 }
 
-/** Every option of {@link AuthClientOptions} that is no setting, named once: the compiler holds the list to the interface. */
-export const CODE_OPTIONS: Readonly<Record<Exclude<keyof AuthClientOptions, keyof SettingOptions | keyof DeprecatedSettingOptions>, true>> =
-  {
-    fetch: true,
-    now: true,
-    clock: true,
-    random: true,
-    logger: true,
-    ky: true,
-    onEvent: true,
-    openTelemetry: true,
-    store: true,
-    tokenTimeoutMs: true,
-    tokenRetries: true,
-    env: true,
-    envFile: true,
-  };
+/** A function. */
+const aFunction = v.custom<unknown>((value) => typeof value === 'function', message('expected a function'));
+
+/** An object (not null, not an array). */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An object with these methods: a clock, a logger, a store. */
+const withMethods = (...names: string[]) =>
+  v.custom<unknown>(
+    (value) => isObject(value) && names.every((name) => typeof value[name] === 'function'),
+    message(`expected an object with the method${names.length > 1 ? 's' : ''} ${names.join(', ')}`),
+  );
+
+/** A whole number from `min` to `max`. */
+const wholeNumber = (min: number, max: number, unit: string) =>
+  v.custom<unknown>(
+    (value) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max,
+    message(`expected a whole number${unit} from ${min} to ${max}`),
+  );
+
+/**
+ * Every option of {@link AuthClientOptions} that is no setting, named once with what it must hold: the compiler holds
+ * the list to the interface, and `createAuthClient` refuses a value given that does not match (undefined is no value).
+ * Messages are fixed text: an option may hold a secret (`env`).
+ */
+export const CODE_OPTIONS: Readonly<
+  Record<Exclude<keyof AuthClientOptions, keyof SettingOptions | keyof DeprecatedSettingOptions>, v.GenericSchema>
+> = {
+  fetch: aFunction,
+  now: aFunction,
+  clock: withMethods('now', 'wallNow', 'sleep'),
+  random: aFunction,
+  logger: withMethods('warn'),
+  ky: v.custom<unknown>(isObject, message('expected an object of ky options')),
+  onEvent: aFunction,
+  openTelemetry: v.boolean(message('expected true or false')),
+  store: withMethods('get', 'put', 'deleteIfSame', 'lock'),
+  // setTimeout's limit: a longer timer would fire at once.
+  tokenTimeoutMs: wholeNumber(1, 2_147_483_647, ' of ms'),
+  tokenRetries: wholeNumber(0, 10, ''),
+  env: v.custom<unknown>(
+    (value) => isObject(value) && Object.values(value).every((item) => item === undefined || typeof item === 'string'),
+    message('expected an object of strings, as process.env'),
+  ),
+  envFile: v.union([v.string(), v.literal(false)], message('expected a file path, or false to read none')),
+};
 
 export type { TokenFetch, TokenFetchInit };
 
