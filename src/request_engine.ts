@@ -39,7 +39,7 @@ import { isSafeUrl, mayReceiveToken } from './url_policy.ts';
 /** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
 export type TokenFetchInit = RequestInit & { scope?: ScopeInput | undefined };
 
-/** The platform's fetch signature, with the token attached. */
+/** The platform's fetch signature, with the token attached; as fetch, it never throws: every failure rejects. */
 export type TokenFetch = (input: string | URL | Request, init?: TokenFetchInit) => Promise<Response>;
 
 /** Where the engine gets tokens: the client's token cache and permanent tokens. */
@@ -278,7 +278,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     };
   }
 
-  const tokenFetch: TokenFetch = (input, init) => {
+  const tokenFetch: TokenFetch = async (input, init) => {
     options.open('tokenFetch');
     const { scope, ...rest } = init ?? {};
     if (isRelative(input)) {

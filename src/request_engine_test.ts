@@ -400,9 +400,9 @@ describe('waiting for a token', () => {
     assert.equal(answer.path, '/api/late');
   });
 
-  test('a closed client refuses tokenFetch by name', async () => {
+  test('a closed client refuses tokenFetch by name, with a rejected promise as fetch fails', async () => {
     const c = client();
     await c.close();
-    assert.throws(() => c.tokenFetch('x'), /Cannot call tokenFetch: this client was closed/);
+    await assert.rejects(c.tokenFetch('x'), /Cannot call tokenFetch: this client was closed/);
   });
 });
