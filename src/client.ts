@@ -28,7 +28,7 @@ import { createEmitter, shows } from './telemetry.ts';
 import { createTokenSource } from './token_source.ts';
 
 export type { FetchLike, Logger };
-import { type AuthClient, type AuthClientOptions, CODE_OPTIONS } from './client_types.ts';
+import { type AuthClient, type AuthClientOptions, checkGetOptions, CODE_OPTIONS } from './client_types.ts';
 export type { AuthClient, AuthClientOptions, TokenFetch, TokenFetchInit } from './client_types.ts';
 
 /**
@@ -244,11 +244,12 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
 
   return {
     baseUrl(scope = DEFAULT_SERVICE.name) {
-      const kind = scopeKind(config, scope);
+      const kind = scopeKind(config, String(scope));
+      if (kind === 'invalid') resolveScope(config, scope); // throws, naming the malformed scope as every call does
       return config[(typeof kind === 'object' ? kind : DEFAULT_SERVICE).baseUrl.option];
     },
-    getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), getOptions),
-    getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), getOptions),
+    getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), checkGetOptions(getOptions)),
+    getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), checkGetOptions(getOptions)),
     authedFetch: createAuthedFetch(engine, open, options.ky),
     tokenFetch: engine.tokenFetch,
     async invalidate(scope) {

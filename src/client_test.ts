@@ -122,6 +122,52 @@ test('a code option that does not hold what it must is refused, naming the optio
   assert.equal(h.client({ tokenTimeoutMs: 1, tokenRetries: 0 }).baseUrl(), h.sandbox.env.SLICER_BASE_URL, 'the lower limits too');
 });
 
+test("getToken's malformed options and scopes are refused, naming them, before any token request", async () => {
+  const client = h.client();
+  const header = (task: string) => `Cannot ${task}: fix these settings (environment, .env or client options):\n  - `;
+  const rows: [unknown, unknown, string][] = [
+    [undefined, { minValidity: -1 }, 'minValidity: expected a number of seconds, 0 or more'],
+    [undefined, { minValidity: '60' }, 'minValidity: expected a number of seconds, 0 or more'],
+    [undefined, { minValidity: NaN }, 'minValidity: expected a number of seconds, 0 or more'],
+    [undefined, { minValidity: Infinity }, 'minValidity: expected a number of seconds, 0 or more'],
+    [undefined, { forceRefresh: 'no' }, 'forceRefresh: expected true or false'],
+    [undefined, { signal: 'stop' }, 'signal: expected an AbortSignal'],
+    [undefined, { signal: new EventTarget() }, 'signal: expected an AbortSignal'],
+    [undefined, { minvalidity: 60 }, 'minvalidity: not an option of getToken'],
+    [undefined, { toString: 60 }, 'toString: not an option of getToken'],
+    [undefined, null, 'options: expected an object of options, or undefined'],
+    [undefined, 900, 'options: expected an object of options, or undefined'],
+  ];
+  for (const [scope, getOptions, line] of rows) {
+    for (const call of [client.getToken, client.getTokenInfo]) {
+      await assert.rejects(call(scope as undefined, getOptions as undefined), (error: unknown) => {
+        assert.ok(isAuthError(error) && error.code === ErrorCode.CONFIG_INVALID, String(error));
+        assert.equal(error.message, header('use these getToken options') + line);
+        return true;
+      });
+    }
+  }
+  const badScope = header('use this scope') + 'scope: expected "slicer", "predict" or "service_id=<id>", got "null"';
+  await assert.rejects(client.getToken(null as unknown as undefined), { message: badScope });
+  // As fetch's, tokenFetch's failures reject: a Promise.allSettled over calls would otherwise throw from its map.
+  const pending = client.tokenFetch('jobs', { scope: 'Predict' as 'predict' });
+  await assert.rejects(pending, { message: badScope.replace('"null"', '"Predict"') });
+  await assert.rejects(client.invalidate(null as unknown as undefined), { message: badScope });
+  assert.throws(() => client.baseUrl('Predict' as 'predict'), { message: badScope.replace('"null"', '"Predict"') });
+  assert.equal(client.baseUrl('service_id=elsewhere'), h.sandbox.env.SLICER_BASE_URL, "another service's id: the default base URL");
+  await assert.rejects(
+    h.client({ predictServiceId: undefined, env: { ...h.sandbox.env, SLICER_PREDICT_SERVICE_ID: undefined } }).getToken('predict'),
+    {
+      message: header('use scope "predict"') +
+        'SLICER_PREDICT_SERVICE_ID: missing: set it to the prediction service identifier (option predictServiceId)',
+    },
+  );
+  assert.equal(h.issued(), 0, 'no token was asked for');
+  const token = await client.getToken('slicer', { minValidity: 0, forceRefresh: false, signal: new AbortController().signal });
+  assert.equal(await client.getToken(undefined, {}), token, 'in range, the options are taken');
+  assert.equal(h.issued(), 1);
+});
+
 describe('tokens and requests against the sandbox', () => {
   test('header transport, both scopes', async () => {
     h.sandbox.store.reset();

@@ -1,12 +1,14 @@
 /**
  * The client's public shapes: the options of `createAuthClient`, the client
- * itself, and `tokenFetch`'s signature. `client.ts` builds them.
+ * itself, and `tokenFetch`'s signature, with the checks of the options given
+ * to `createAuthClient` and `getToken`. `client.ts` builds them.
  */
 import * as v from 'valibot';
 import type { AuthedFetch, AuthedFetchOptions } from './authed_fetch.ts';
 import type { Clock } from './clock.ts';
 import type { DeprecatedSettingOptions, SettingOptions } from './config.ts';
 import type { ReadEnvOptions } from './env.ts';
+import { ConfigError } from './errors.ts';
 import type { AuthEventListener } from './events.ts';
 import type { FetchLike, Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
@@ -124,6 +126,33 @@ export const CODE_OPTIONS: Readonly<
   envFile: v.union([v.string(), v.literal(false)], message('expected a file path, or false to read none')),
 };
 
+/** `getToken`'s options. Without this check a misspelt one (`minvalidity`) would be ignored, a `'60'` coerced, and a `null` fail deep inside. */
+const seconds = message('expected a number of seconds, 0 or more');
+const GET_TOKEN_OPTIONS = v.strictObject(
+  {
+    minValidity: v.optional(v.pipe(v.number(seconds), v.finite(seconds), v.minValue(0, seconds))),
+    signal: v.optional(
+      v.custom<AbortSignal>((value) => value instanceof EventTarget && 'aborted' in value, message('expected an AbortSignal')),
+    ),
+    forceRefresh: v.optional(v.boolean(message('expected true or false'))),
+  },
+  (issue) => issue.expected === 'never' ? 'not an option of getToken' : 'expected an object of options, or undefined',
+);
+
+/**
+ * Checks `getToken`'s options before anything is done with them.
+ *
+ * @param getOptions the options given
+ * @returns them, unchanged
+ * @throws {ConfigError} `CONFIG_INVALID` naming each option at fault
+ */
+export function checkGetOptions(getOptions: GetTokenOptions | undefined): GetTokenOptions | undefined {
+  const checked = getOptions === undefined ? undefined : v.safeParse(GET_TOKEN_OPTIONS, getOptions);
+  if (!checked || checked.success) return getOptions;
+  const issues = checked.issues.map((issue) => ({ key: v.getDotPath(issue) ?? 'options', message: issue.message }));
+  throw new ConfigError(issues, 'use these getToken options');
+}
+
 export type { TokenFetch, TokenFetchInit };
 
 /** One configured client. */
@@ -134,7 +163,7 @@ export interface AuthClient {
    * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
    * @param options `minValidity`: seconds the token must still be valid; `signal`: stop waiting (this call only);
    *   `forceRefresh`: replace the token in every layer
-   * @throws {AuthError} `CONFIG_INVALID`, `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`,
+   * @throws {AuthError} `CONFIG_INVALID` (also for a malformed scope or option), `TOKEN_REQUEST_REJECTED`, `TOKEN_ENDPOINT_UNAVAILABLE`, `TOKEN_RESPONSE_INVALID`,
    *   `MIN_VALIDITY_UNREACHABLE`, `CLIENT_CLOSED`; the signal's reason when it aborts
    */
   getToken(scope?: ScopeInput, options?: GetTokenOptions): Promise<string>;
@@ -156,6 +185,7 @@ export interface AuthClient {
    * for a script that needs it (to build a link, say); `tokenFetch` and `authedFetch` take relative paths themselves.
    * @param scope `'slicer'` (default), `'predict'` or `service_id=<id>`
    * @returns the base URL without a final slash, or undefined when it is not set
+   * @throws {ConfigError} `CONFIG_INVALID` for a scope of none of these forms
    * @example
    * ```ts
    * console.log(`jobs at ${client.baseUrl()}/jobs`);
