@@ -357,10 +357,23 @@ describe('CLI: init', () => {
 });
 
 describe('CLI: an installed tool', () => {
-  test('--version prints the package version', async () => {
-    const run = await cli(['--version']);
-    assert.equal(run.code, 0);
-    assert.equal(run.out.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  test('--version, -V and -v print the package version', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const flag of ['--version', '-V', '-v']) {
+      const run = await cli([flag]);
+      assert.equal(run.code, 0, flag);
+      assert.equal(run.out.trim(), version, flag);
+    }
+  });
+
+  test('"help <command>" prints that command\'s help, as "<command> --help" does; an unknown one is named', async () => {
+    const asked = await cli(['help', 'call']);
+    assert.equal(asked.code, 0);
+    assert.equal(asked.out, (await cli(['call', '--help'])).out);
+    assert.match(asked.out, /^Usage: slicer-auth call <METHOD> <path>/);
+    const unknown = await cli(['help', 'tokn']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /^Unknown command "tokn": did you mean "token"\?/);
   });
 
   test('completion bash completes commands, actions and options in a real bash; zsh and fish scripts name them too', async () => {

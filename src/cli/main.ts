@@ -68,10 +68,12 @@ function optionHint(error: Error, command: Command): string {
  */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...args] = argv;
-  if (name === '--version' || name === '-V') {
+  if (name === '--version' || name === '-V' || name === '-v') {
     io.out(packageVersion());
     return EXIT.OK;
   }
+  // "help <command>" is "<command> --help", as git and npm read it.
+  if (name === 'help' && args[0] !== undefined) return main([args[0], '--help'], io);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(help());
     return name === undefined ? EXIT.USAGE : EXIT.OK;
