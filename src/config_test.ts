@@ -8,6 +8,9 @@ import { resolveScope } from './scope_target.ts';
 import { expandedUnset, type Expander, readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from './errors.ts';
 import { scratchDir } from './testing/scratch.ts';
+import { closest } from './closest.ts';
+import { ENV_KEYS, FORMER_NAMES } from './settings.ts';
+import { TOOL_SETTINGS } from './tool_settings.ts';
 
 const base = {
   SLICER_AUTH_URL: 'https://auth.example.com/',
@@ -172,6 +175,43 @@ describe('configuration', () => {
       cut('SLICER_PASSWORD').replace(file, other),
       'one for the value cut, loaded as Bun does',
     );
+  });
+
+  test("an env file's misspelt SLICER_ variable is named once, with the variable meant; SLICER_ENV_FILE there is said to be ignored", (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const file = join(scratchDir('slicer-env-'), '.env');
+    writeFileSync(
+      file,
+      [
+        'SLICER_PASWORD=never-shown',
+        'SLICER_CACHE_FLIE=/tmp/c.json',
+        'SLICER_ENV_FILE=other.env',
+        'SLICER_MODE=fast',
+        'SLICER_TOKEN_CACHE=/tmp/old.json',
+        'SLICER_TOKEN=permanent-never-shown',
+        'SLICER_CONTRACT_TARGET=live',
+        'OTHER_PASWORD=x',
+        'SLICER=on',
+        'SLICER_SERVICE_ID=s',
+      ].join('\n'),
+    );
+    assert.deepEqual(Object.keys(readEnv({ env: {}, envFile: file })), ['SLICER_SERVICE_ID', 'SLICER_STATIC_TOKEN', 'SLICER_CACHE_FILE']);
+    readEnv({ env: {}, envFile: file });
+    readEnv({ env: {}, envFile: file }, Object.values(TOOL_SETTINGS).map((setting) => setting.env));
+    const fromFile = warn.mock.calls.map((call) => String(call.arguments[0])).filter((line) => line.includes(file));
+    assert.deepEqual(fromFile, [
+      `[slicer-auth] ${file}: SLICER_PASWORD is no variable of slicer-auth, so it is ignored: did you mean SLICER_PASSWORD?`,
+      `[slicer-auth] ${file}: SLICER_CACHE_FLIE is no variable of slicer-auth, so it is ignored: did you mean SLICER_CACHE_FILE?`,
+      `[slicer-auth] ${file}: SLICER_ENV_FILE is ignored in an env file (it names the env file): set it in the environment`,
+    ], 'once each; a former name, a tool variable, a name near none and another prefix say nothing');
+    assert.ok(!JSON.stringify(warn.mock.calls).includes('never-shown'), 'no value is quoted');
+  });
+
+  test('no variable of the client is within a misspelling of a tool variable, or the reverse: one table read never names the other', () => {
+    const client = [...ENV_KEYS, ...(Object.values(FORMER_NAMES) as string[])];
+    const tool = Object.values(TOOL_SETTINGS).map((setting) => setting.env);
+    assert.deepEqual(client.filter((name) => closest(name, tool)), []);
+    assert.deepEqual(tool.filter((name) => closest(name, ENV_KEYS)), []);
   });
 
   test('a "$" that Bun or Deno expanded to nothing, in a value it loaded from the env file, is told from the environment\'s', () => {

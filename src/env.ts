@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
+import { closest } from './closest.ts';
 import { ConfigError } from './errors.ts';
 import { ENV_KEYS, type EnvKey, FORMER_NAMES } from './settings.ts';
 
@@ -177,6 +178,22 @@ function readEnvFile(path: string, namedBy?: string): EnvFile {
   }
 }
 
+/** The former names of variables, still read. */
+const FORMER = new Set(Object.values(FORMER_NAMES));
+
+/**
+ * Warns once of a `SLICER_` variable of an env file that is not read but close to one of `keys` that is: a misspelt
+ * name (`SLICER_PASWORD`) would be ignored without a word. So is `SLICER_ENV_FILE` in a file: it names the file.
+ */
+function warnUnread(file: EnvFile, path: string, keys: readonly string[]): void {
+  for (const name of Object.keys(file.values)) {
+    if (name === ENV_FILE_KEY) warnOnce(`${path}: ${name} is ignored in an env file (it names the env file): set it in the environment`);
+    if (!name.startsWith('SLICER_') || keys.includes(name) || FORMER.has(name)) continue;
+    const near = closest(name, keys);
+    if (near) warnOnce(`${path}: ${name} is no variable of slicer-auth, so it is ignored: did you mean ${near}?`);
+  }
+}
+
 /** A runtime that loads an env file into the environment itself, expanding `$` there: Bun, and Deno with `--env-file`. */
 export type Expander = 'bun' | 'deno';
 
@@ -256,6 +273,7 @@ export function readEnv<K extends string = EnvKey>(
   const path = named === false ? undefined : named ?? '.env';
   const namedBy = named === undefined ? undefined : options.envFile === undefined ? ENV_FILE_KEY : 'the envFile option';
   const file = path === undefined ? NO_FILE : readEnvFile(path, namedBy);
+  warnUnread(file, path as string, keys); // without a path, the file is NO_FILE: no variable to warn of
   const values: Partial<Record<K, Found>> = {};
   const find = (key: string): Found | undefined => {
     const own = lookup(real, key);
