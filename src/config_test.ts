@@ -177,6 +177,20 @@ describe('configuration', () => {
     );
   });
 
+  test('a variable given in `env` as a number or a boolean is read as its text, and null as unset', () => {
+    const env = { SLICER_REFRESH_MARGIN_SECONDS: 60, SLICER_ALLOW_INSECURE_HTTP: true, SLICER_USERNAME: null } as unknown as Record<
+      string,
+      string
+    >;
+    const values = readEnv({ env, envFile: false });
+    assert.deepEqual(values, {
+      SLICER_REFRESH_MARGIN_SECONDS: { value: '60', source: { kind: 'environment' } },
+      SLICER_ALLOW_INSECURE_HTTP: { value: 'true', source: { kind: 'environment' } },
+    });
+    const config = parseConfig({ ...readEnv({ env, envFile: false }), SLICER_SERVICE_ID: 'slicer-id' });
+    assert.deepEqual([config.refreshMarginSeconds, config.allowInsecureHttp], [60, true]);
+  });
+
   test("an env file's misspelt SLICER_ variable is named once, with the variable meant; SLICER_ENV_FILE there is said to be ignored", (t) => {
     const warn = t.mock.method(console, 'warn', () => undefined);
     const file = join(scratchDir('slicer-env-'), '.env');

@@ -100,7 +100,8 @@ const DENIED = Symbol('denied');
 /** One variable, or {@link DENIED}. */
 function lookup(env: Readonly<Record<string, string | undefined>>, key: string): string | undefined | typeof DENIED {
   try {
-    return env[key];
+    const value: unknown = env[key];
+    return value === undefined || value === null ? undefined : String(value); // a number given in `env` read as text
   } catch {
     return DENIED;
   }
