@@ -26,8 +26,8 @@ check(slicer && predict && slicer !== predict, 'one token per scope');
 const echo = await authedFetch.post('smoke', { json: { runtime } }).json<{ status: string; service: string }>();
 check(echo.status === 'success' && echo.service === 'slicer', 'authedFetch with the header transport');
 
-// Post transport, both services.
-const post = createAuthClient({ transport: 'post', envFile: false });
+// Post transport, both services; process.env given as `env` (Deno with a narrow --allow-env refuses to list it).
+const post = createAuthClient({ transport: 'post', env: process.env, envFile: false });
 for (const scope of ['slicer', 'predict'] as const) {
   const answer = await post.authedFetch.post('smoke', { scope, body: new URLSearchParams({ runtime }) }).json<
     { token_via: string; service: string }

@@ -88,7 +88,8 @@ test('a code option that does not hold what it must is refused, naming the optio
     [{ store: null }, 'store: expected an object with the methods get, put, deleteIfSame, lock'],
     [{ ky: null }, 'ky: expected an object of ky options'],
     [{ openTelemetry: 'yes' }, 'openTelemetry: expected true or false'],
-    [{ env: { SLICER_USERNAME: 'bot', SLICER_REFRESH_MARGIN_SECONDS: 60 } }, 'env: expected an object of strings, as process.env'],
+    [{ env: 'SLICER_USERNAME=bot' }, 'env: expected an object of variables, as process.env'],
+    [{ env: ['SLICER_USERNAME=bot'] }, 'env: expected an object of variables, as process.env'],
     [{ ky: 'ky' }, 'ky: expected an object of ky options'],
     [
       { frobnicate: 1, tokenRetries: -1 },

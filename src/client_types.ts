@@ -119,10 +119,8 @@ export const CODE_OPTIONS: Readonly<
   // setTimeout's limit: a longer timer would fire at once.
   tokenTimeoutMs: wholeNumber(1, 2_147_483_647, ' of ms'),
   tokenRetries: wholeNumber(0, 10, ''),
-  env: v.custom<unknown>(
-    (value) => isObject(value) && Object.values(value).every((item) => item === undefined || typeof item === 'string'),
-    message('expected an object of strings, as process.env'),
-  ),
+  // Not enumerated: Deno lists process.env only with the permission to read every variable.
+  env: v.custom<unknown>(isObject, message('expected an object of variables, as process.env')),
   envFile: v.union([v.string(), v.literal(false)], message('expected a file path, or false to read none')),
 };
 
