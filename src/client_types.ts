@@ -124,8 +124,9 @@ export const CODE_OPTIONS: Readonly<
   envFile: v.union([v.string(), v.literal(false)], message('expected a file path, or false to read none')),
 };
 
-/** `getToken`'s options. Without this check a misspelt one (`minvalidity`) would be ignored, a `'60'` coerced, and a `null` fail deep inside. */
 const seconds = message('expected a number of seconds, 0 or more');
+
+/** `getToken`'s options. Without this check a misspelt one (`minvalidity`) would be ignored, a `'60'` coerced, and a `null` fail deep inside. */
 const GET_TOKEN_OPTIONS = v.strictObject(
   {
     minValidity: v.optional(v.pipe(v.number(seconds), v.finite(seconds), v.minValue(0, seconds))),
