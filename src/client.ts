@@ -130,7 +130,15 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
   const clean = (text: string) => redact(text, secrets);
   const logger = options.logger ?? prefixed(console);
   const level = config.logLevel;
-  const warn = shows(level, 'warn') ? (message: string) => logger.warn(clean(message)) : () => undefined;
+  const warn = shows(level, 'warn')
+    ? (message: string) => {
+      try {
+        logger.warn(clean(message));
+      } catch {
+        // A logger's failure never fails a request, as a listener's does not.
+      }
+    }
+    : () => undefined;
   const emit = createEmitter({
     onEvent: options.onEvent,
     logger,

@@ -67,7 +67,7 @@ export type AuthEvent =
 /** The names of the events. */
 export type AuthEventType = AuthEvent['type'];
 
-/** Receives events; must not throw (a throwing listener is ignored). */
+/** Receives events; a listener that throws, or an async one that rejects, is ignored. */
 export type AuthEventListener = (event: AuthEvent) => void;
 
 /** @deprecated renamed {@link AuthEventListener} (this name shadows the DOM's `EventListener`); kept until the next minor version */

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
+import process from 'node:process';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
@@ -30,6 +31,31 @@ beforeEach(() => {
 const SLICER = () => `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
 
 describe('events', () => {
+  test('a listener that throws, an async one that rejects and a logger that throws fail no request and leave no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const fail = () => {
+        throw new Error('the listener failed');
+      };
+      for (const onEvent of [fail, async () => fail()]) {
+        const client = h.client({ onEvent });
+        assert.equal((await client.tokenFetch('events')).status, 200);
+        await client.close();
+      }
+      // The second call is refused from the pause, whose warning the logger fails on: the pause's error is still given.
+      const logger = { warn: fail, info: fail, debug: fail, error: fail };
+      const failing = h.client({ authUrl: 'http://127.0.0.1:9', logger, logLevel: 'debug', tokenRetries: 0 });
+      await assert.rejects(failing.getToken(), { code: 'TOKEN_ENDPOINT_UNAVAILABLE' });
+      await assert.rejects(failing.getToken(), { code: 'TOKEN_ENDPOINT_UNAVAILABLE' });
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   test('a token request, a memory hit, a refresh, a 401 and its retry, each as a typed event with no secret', async () => {
     h.sandbox.store.setLifetime(60);
     const events: AuthEvent[] = [];
