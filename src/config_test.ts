@@ -177,6 +177,28 @@ describe('configuration', () => {
     );
   });
 
+  test('a former name the runtime refuses to show is unset, without a deprecation warning; one the file sets is read', (t) => {
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    // Deno with --allow-env listing the current names: reading any other variable throws.
+    const allowed = new Set<string>(ENV_KEYS);
+    const refusing = new Proxy({ SLICER_SERVICE_ID: 'slicer-id' } as Record<string, string>, {
+      get(target, key) {
+        if (!allowed.has(String(key))) throw new Error(`NotCapable: Requires env access to "${String(key)}"`);
+        return target[key as string];
+      },
+    });
+    assert.deepEqual(readEnv({ env: refusing, envFile: false }), {
+      SLICER_SERVICE_ID: { value: 'slicer-id', source: { kind: 'environment' } },
+    });
+    assert.deepEqual(warn.mock.calls, [], 'no former name said to be deprecated');
+    const file = join(scratchDir('slicer-env-'), '.env');
+    writeFileSync(file, 'SLICER_TOKEN_CACHE=/tmp/former.json\n');
+    assert.deepEqual(readEnv({ env: refusing, envFile: file }).SLICER_CACHE_FILE, {
+      value: '/tmp/former.json',
+      source: { kind: 'file', path: file },
+    });
+  });
+
   test('a variable given in `env` as a number or a boolean is read as its text, and null as unset', () => {
     const env = { SLICER_REFRESH_MARGIN_SECONDS: 60, SLICER_ALLOW_INSECURE_HTTP: true, SLICER_USERNAME: null } as unknown as Record<
       string,

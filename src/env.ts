@@ -179,8 +179,7 @@ function readEnvFile(path: string, namedBy?: string): EnvFile {
   }
 }
 
-/** The former names of variables, still read. */
-const FORMER = new Set(Object.values(FORMER_NAMES));
+const FORMER = new Set(Object.values(FORMER_NAMES)); // the former names of variables, still read
 
 /**
  * Warns once of a `SLICER_` variable of an env file that is not read but close to one of `keys` that is: a misspelt
@@ -276,7 +275,7 @@ export function readEnv<K extends string = EnvKey>(
   const file = path === undefined ? NO_FILE : readEnvFile(path, namedBy);
   warnUnread(file, path as string, keys); // without a path, the file is NO_FILE: no variable to warn of
   const values: Partial<Record<K, Found>> = {};
-  const find = (key: string): Found | undefined => {
+  const find = (key: string, showDenied = true): Found | undefined => {
     const own = lookup(real, key);
     const fromFile = file.values[key];
     const set = own !== DENIED && own !== undefined && own.trim() !== '';
@@ -288,12 +287,13 @@ export function readEnv<K extends string = EnvKey>(
     if (file.cut.has(key) && (!set || fromFileUsed)) cutWarning(path as string, key);
     if (fromFileUsed) return { value: fromFile as string, source: { kind: 'file', path: path as string } };
     if (set) return { value: own, source: { kind: 'environment' } };
-    return own === DENIED ? { value: '', source: { kind: 'denied' } } : undefined;
+    return own === DENIED && showDenied ? { value: '', source: { kind: 'denied' } } : undefined;
   };
   for (const key of keys) {
     let found = find(key);
     const former = FORMER_NAMES[key];
-    if (!found && former && (found = find(former))) deprecated(former, key);
+    // A former name the runtime refuses to show (Deno's --allow-env lists the current names) is unset, not denied.
+    if (!found && former && (found = find(former, false))) deprecated(former, key);
     if (found) values[key] = found;
   }
   return values;
