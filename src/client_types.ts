@@ -92,6 +92,9 @@ const withMethods = (...names: string[]) =>
     message(`expected an object with the method${names.length > 1 ? 's' : ''} ${names.join(', ')}`),
   );
 
+/** A boolean. */
+const aBoolean = v.boolean(message('expected true or false'));
+
 /** A whole number from `min` to `max`. */
 const wholeNumber = (min: number, max: number, unit: string) =>
   v.custom<unknown>(
@@ -114,7 +117,7 @@ export const CODE_OPTIONS: Readonly<
   logger: withMethods('warn'),
   ky: v.custom<unknown>(isObject, message('expected an object of ky options')),
   onEvent: aFunction,
-  openTelemetry: v.boolean(message('expected true or false')),
+  openTelemetry: aBoolean,
   store: withMethods('get', 'put', 'deleteIfSame', 'lock'),
   // setTimeout's limit: a longer timer would fire at once.
   tokenTimeoutMs: wholeNumber(1, 2_147_483_647, ' of ms'),
@@ -124,16 +127,16 @@ export const CODE_OPTIONS: Readonly<
   envFile: v.union([v.string(), v.literal(false)], message('expected a file path, or false to read none')),
 };
 
-const seconds = message('expected a number of seconds, 0 or more');
+const secondsExpected = message('expected a number of seconds, 0 or more');
 
 /** `getToken`'s options. Without this check a misspelt one (`minvalidity`) would be ignored, a `'60'` coerced, and a `null` fail deep inside. */
 const GET_TOKEN_OPTIONS = v.strictObject(
   {
-    minValidity: v.optional(v.pipe(v.number(seconds), v.finite(seconds), v.minValue(0, seconds))),
+    minValidity: v.optional(v.pipe(v.number(secondsExpected), v.finite(secondsExpected), v.minValue(0, secondsExpected))),
     signal: v.optional(
       v.custom<AbortSignal>((value) => value instanceof EventTarget && 'aborted' in value, message('expected an AbortSignal')),
     ),
-    forceRefresh: v.optional(v.boolean(message('expected true or false'))),
+    forceRefresh: v.optional(aBoolean),
   },
   (issue) => issue.expected === 'never' ? 'not an option of getToken' : 'expected an object of options, or undefined',
 );
