@@ -148,6 +148,7 @@ export function createAuthedFetch(engine: RequestEngine, open: (call: string) =>
   /** A lane's options for calls without options, made once: ky gets `fetch` and `retry`, and the hook only while it waits. */
   function laneOptions(lane: Lane): LaneOptions {
     let options = made.get(lane);
+    // Stryker disable next-line ConditionalExpression: made again on every call, a lane's options are the same ones
     if (!options) {
       const ready: Options = { fetch: lane.fetch, retry: DEFAULT_RETRY };
       made.set(lane, options = { ready, waiting: { ...ready, hooks: { beforeRequest: [lane.warm] } } });
@@ -160,7 +161,7 @@ export function createAuthedFetch(engine: RequestEngine, open: (call: string) =>
     const kyOf = defaults?.ky ?? ky;
     const prefix = callOptions?.prefixUrl ?? defaults?.options.prefixUrl;
     // An absolute prefixUrl is ky's to apply (the token then goes by origin); a relative one goes under the base URL.
-    const absolutePrefix = prefix !== undefined && prefix !== '' && !isRelative(prefix);
+    const absolutePrefix = prefix !== undefined && !isRelative(prefix);
     const relative = isRelative(input) && !absolutePrefix;
     // Without a scope, an absolute URL's is that of the service it goes to, as for tokenFetch.
     const lane = engine.lane(
@@ -178,13 +179,14 @@ export function createAuthedFetch(engine: RequestEngine, open: (call: string) =>
     const retry = callOptions?.retry ?? defaults?.options.retry;
     const { ready, waiting } = laneOptions(lane);
     // The common case: options made once.
+    // Stryker disable next-line ConditionalExpression: a shortcut; the general path below makes the same options
     if (callOptions === undefined && retry === undefined && !absolutePrefix) return kyOf(url, lane.ready() ? ready : waiting);
     const { scope: _scope, hooks, retry: _retry, prefixUrl: _prefixUrl, ...kyOptions } = callOptions ?? {};
     return kyOf(url, {
       ...kyOptions,
       prefixUrl: absolutePrefix ? prefix : '', // a relative prefix and the scope's base URL are already in front
       ...ready,
-      ...(retry === undefined ? {} : { retry: guardedRetry(retry) }),
+      retry: guardedRetry(retry),
       ...(hooks
         ? { hooks: { ...hooks, beforeRequest: [lane.warm, ...(hooks.beforeRequest ?? [])] } }
         : lane.ready()

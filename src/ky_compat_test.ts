@@ -16,6 +16,8 @@ const TOKEN = 'a-permanent-token-for-ky';
 let service: Listening;
 let other: Listening;
 let attempts = 0;
+/** The methods of the requests the catch-all route answered. */
+const methods: string[] = [];
 
 /** What the service saw of a request. */
 interface Seen {
@@ -32,15 +34,17 @@ function echoApp(): Hono {
     attempts++;
     return c.json({ attempt: attempts }, 500);
   });
-  app.all('*', (c) =>
-    c.json(
+  app.all('*', (c) => {
+    methods.push(c.req.method);
+    return c.json(
       {
         path: c.req.path,
         authorization: c.req.header('authorization') ?? null,
         team: c.req.header('x-team') ?? null,
         tag: c.req.header('x-tag') ?? null,
       } satisfies Seen,
-    ));
+    );
+  });
   return app;
 }
 
@@ -54,6 +58,7 @@ after(async () => {
 });
 beforeEach(() => {
   attempts = 0;
+  methods.length = 0;
 });
 
 const base = () => `${service.origin}/api`;
@@ -127,6 +132,40 @@ describe('authedFetch is all of ky', () => {
     assert.deepEqual(ours, { ...theirs, authorization: bearer });
     assert.equal(ours.tag, 'hooked');
     assert.deepEqual(seen, [200, 200]);
+  });
+
+  test("the method shortcuts send their method, as ky's do", async () => {
+    const names = ['get', 'post', 'put', 'patch', 'delete', 'head'] as const;
+    const fetcher = client().authedFetch;
+    for (const name of names) await fetcher[name]('jobs');
+    const ours = methods.splice(0);
+    for (const name of names) await plain()[name]('jobs');
+    assert.deepEqual(ours, methods);
+    assert.deepEqual(ours, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
+  });
+
+  test("retry as a number is ky's limit, given on the call or as a default (ky's own delays: 0.3 s a retry)", async () => {
+    const tries = async (call: Promise<unknown>) => {
+      attempts = 0;
+      await call.catch(() => undefined);
+      return attempts;
+    };
+    const fetcher = client().authedFetch;
+    assert.deepEqual(
+      [await tries(fetcher('flaky/a', { retry: 1 })), await tries(fetcher.extend({ retry: 1 })('flaky/a'))],
+      [await tries(plain()('flaky/a', { retry: 1 })), await tries(plain().extend({ retry: 1 })('flaky/a'))],
+    );
+    assert.equal(attempts, 2, 'one try and one retry');
+    assert.equal(await tries(fetcher('flaky/a', { retry: 0 })), 1, 'no retry');
+  });
+
+  test("a call's own beforeRequest hooks run, and a function extends a client's authedFetch without defaults", async () => {
+    const hooks = { beforeRequest: [(request: Request) => void request.headers.set('x-tag', 'this call')] };
+    const [ours, theirs] = [await client().authedFetch('jobs', { hooks }).json<Seen>(), await plain()('jobs', { hooks }).json<Seen>()];
+    assert.deepEqual(ours, { ...theirs, authorization: bearer });
+    assert.equal(ours.tag, 'this call');
+    const extended = client().authedFetch.extend((parent) => ({ headers: { 'x-tag': JSON.stringify(parent) } }));
+    assert.deepEqual(await extended('jobs').json<Seen>(), { path: '/api/jobs', authorization: bearer, team: null, tag: '{}' });
   });
 
   test('stop from a beforeRetry hook stops the retries as in ky', async () => {

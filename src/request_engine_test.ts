@@ -120,6 +120,23 @@ describe('the scope of a URL', () => {
     assert.deepEqual(seen.map((s) => s.path), ['/x']);
   });
 
+  test('a relative path is one whatever colons follow its first slash (jobs/batch:run), for tokenFetch and authedFetch', async () => {
+    const c = client();
+    assert.equal((await c.tokenFetch('jobs/batch:run')).status, 200);
+    assert.equal((await c.authedFetch('/jobs/x:1').json<{ path: string }>()).path, '/api/jobs/x:1');
+    assert.deepEqual(seen.map((s) => s.path), ['/api/jobs/batch:run', '/api/jobs/x:1']);
+  });
+
+  test("a service id of no configured service: a temporary token of its scope, under the default service's base URL", async () => {
+    const { SLICER_PREDICT_SERVICE_ID: predictId, SLICER_PREDICT_BASE_URL: _, ...env } = h.sandbox.env;
+    const c = client({ env, staticToken: 'the-slicing-services-permanent-token' });
+    assert.equal((await c.tokenFetch('jobs', { scope: `service_id=${predictId}` })).status, 200);
+    assert.equal(seen[0]?.path, '/api/jobs');
+    assert.match(seen[0]?.authorization ?? '', /^Bearer [\w-]{20,}$/);
+    assert.notEqual(seen[0]?.authorization, 'Bearer the-slicing-services-permanent-token', "not the default service's permanent token");
+    assert.deepEqual([h.issued(predictId), h.issued()], [1, 0], 'a token of the scope asked for, none of the default one');
+  });
+
   test('absolute and relative calls of one scope each keep their way (a lane per URL kind)', async () => {
     const c = client();
     assert.equal((await c.tokenFetch(`${service.origin}/api/a`)).status, 200);
@@ -400,9 +417,14 @@ describe('waiting for a token', () => {
     assert.equal(answer.path, '/api/late');
   });
 
-  test('a closed client refuses tokenFetch by name, with a rejected promise as fetch fails', async () => {
+  test('a closed client refuses tokenFetch and authedFetch by name; tokenFetch with a rejected promise, as fetch fails', async () => {
     const c = client();
     await c.close();
     await assert.rejects(c.tokenFetch('x'), /Cannot call tokenFetch: this client was closed/);
+    assert.throws(
+      () => c.authedFetch('x'),
+      /Cannot call authedFetch: this client was closed/,
+      'authedFetch throws, as ky throws for what it refuses',
+    );
   });
 });

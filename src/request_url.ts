@@ -15,5 +15,5 @@ export function isRelative(input: Input): input is string {
 
 /** A relative path without its leading slashes (ky's rule for paths under a base URL). */
 export function stripSlashes(path: string): string {
-  return path.startsWith('/') ? path.replace(/^\/+/, '') : path;
+  return path.replace(/^\/+/, '');
 }
