@@ -200,7 +200,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
 
   /** The token of a scope with what is known of it. */
   async function infoFor(target: ScopeTarget, getOptions?: GetTokenOptions): Promise<TokenInfo> {
-    open('getToken');
+    open('getTokenInfo');
     if (target.permanentToken) {
       return printedWithoutToken<TokenInfo>({
         token: target.permanentToken.reveal(),

@@ -3,7 +3,9 @@ import { after, before, beforeEach, describe, mock, test } from 'node:test';
 import { Hono } from 'hono';
 import { HTTPError } from 'ky';
 import { type AuthClientOptions, createAuthClient } from './client.ts';
+import { systemClock } from './clock.ts';
 import { ErrorCode, isAuthError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
 import { listen, type Listening } from './sandbox/serve.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
@@ -154,6 +156,8 @@ test("getToken's malformed options and scopes are refused, naming them, before a
   const pending = client.tokenFetch('jobs', { scope: 'Predict' as 'predict' });
   await assert.rejects(pending, { message: badScope.replace('"null"', '"Predict"') });
   await assert.rejects(client.invalidate(null as unknown as undefined), { message: badScope });
+  const prefixed = 'xservice_id=' + h.sandbox.env.SLICER_SERVICE_ID; // the form is the whole scope, not a part of it
+  await assert.rejects(client.getToken(prefixed as 'slicer'), { message: badScope.replace('"null"', `"${prefixed}"`) });
   assert.throws(() => client.baseUrl('Predict' as 'predict'), { message: badScope.replace('"null"', '"Predict"') });
   assert.equal(client.baseUrl('service_id=elsewhere'), h.sandbox.env.SLICER_BASE_URL, "another service's id: the default base URL");
   await assert.rejects(
@@ -377,4 +381,43 @@ describe('a service answering 403 or slowly', () => {
       assert.ok(!shown.includes(token), 'the token leaked into the error');
     }
   });
+});
+
+describe("the client's margin and clock", () => {
+  test('refreshMarginSeconds moves the refresh point: 900 s before the end, pulled earlier by 5 % of it here (random 0.5)', async () => {
+    const events: AuthEvent[] = [];
+    const client = h.client({ refreshMarginSeconds: 900, onEvent: (event) => events.push(event) });
+    const first = await client.getToken();
+    h.advance(3600 - 946);
+    assert.equal(await client.getToken(), first);
+    assert.equal(events.find((event) => event.type === 'token.refresh'), undefined, '946 s before the end: no refresh yet');
+    h.advance(2);
+    await client.getToken();
+    const refresh = events.find((event) => event.type === 'token.refresh');
+    assert.deepEqual(refresh?.type === 'token.refresh' && [refresh.reason, refresh.marginMs], ['margin', 945_000]);
+  });
+
+  test("getTokenInfo's times are on the wall clock of the client's clock option", async () => {
+    const wall = Date.UTC(2026, 10, 29, 12);
+    const client = h.client({ clock: { ...systemClock, wallNow: () => wall } }); // and the harness's monotonic `now`
+    const times = async () => {
+      const info = await client.getTokenInfo();
+      return [info.source, info.obtainedAt?.toISOString(), info.expiresAt?.toISOString()];
+    };
+    assert.deepEqual(await times(), ['request', '2026-11-29T12:00:00.000Z', '2026-11-29T13:00:00.000Z']);
+    h.advance(600);
+    // The wall clock stood still while 600 s passed: the token was obtained 600 s before it.
+    assert.deepEqual(await times(), ['memory', '2026-11-29T11:50:00.000Z', '2026-11-29T12:50:00.000Z']);
+  });
+});
+
+test("a closed client refuses each call by its own name; invalidating a permanent token's scope forgets nothing", async () => {
+  const permanent = h.client({ staticToken: 'a-permanent-token', username: '', password: '' });
+  await permanent.invalidate('slicer');
+  assert.equal(await permanent.getToken(), 'a-permanent-token');
+  const client = h.client();
+  await client.close();
+  await assert.rejects(client.getToken(), /^ClientClosedError: Cannot call getToken: this client was closed/);
+  await assert.rejects(client.getTokenInfo(), /^ClientClosedError: Cannot call getTokenInfo: this client was closed/);
+  await assert.rejects(client.invalidate(), /^ClientClosedError: Cannot call invalidate: this client was closed/);
 });
