@@ -144,6 +144,46 @@ describe('logger levels', () => {
     }
   });
 
+  test('at debug, each event is one line at its level, word for word; a store that fails, only its warning', async () => {
+    h.sandbox.store.setLifetime(60);
+    const logged: string[] = [];
+    const logger = {
+      error: (m: string) => logged.push(`error ${m}`),
+      warn: (m: string) => logged.push(`warn ${m}`),
+      info: (m: string) => logged.push(`info ${m}`),
+      debug: (m: string) => logged.push(`debug ${m}`),
+    };
+    const client = h.client({ logger, logLevel: 'debug' });
+    await client.getToken();
+    await client.getToken();
+    h.advance(40); // 20 s left of a 60 s token: in its margin (30 s, pulled earlier by 5 %), a background refresh
+    await client.getToken();
+    await eventually(() => logged.filter((line) => line.startsWith('info Token request')).length === 2, 'the background refresh');
+    // The slicing service's token, sent to the prediction service (the same origin): refused, and refused again.
+    const refused = await client.tokenFetch(`${h.sandbox.env.SLICER_PREDICT_BASE_URL}/x`, { scope: 'slicer' });
+    assert.equal(refused.status, 401);
+    const down = () => Promise.reject(new Error('the store is down'));
+    const store = { description: 'a store that is down', get: down, put: down, deleteIfSame: down, lock: down };
+    await h.client({ logger, logLevel: 'debug', store }).getToken();
+    // A token request with no answer at all: no status in its line.
+    await assert.rejects(h.client({ logger, logLevel: 'debug', authUrl: 'http://127.0.0.1:9', tokenRetries: 0 }).getToken());
+    const request = `info Token request for scope "${SLICER()}": ok (200) in N ms`;
+    assert.deepEqual(logged.map((line) => line.replace(/ in \d+ ms$/, ' in N ms')), [
+      request,
+      `debug Token for scope "${SLICER()}" from memory`,
+      `info Refreshing the token of scope "${SLICER()}" (margin), 20 s before expiry`,
+      `debug Token for scope "${SLICER()}" from memory`,
+      request,
+      `debug Token for scope "${SLICER()}" from memory`,
+      `info A service answered 401 for scope "${SLICER()}"; retrying once with a new token`,
+      request,
+      `error A service answered 401 for scope "${SLICER()}" again; giving up`,
+      'warn the store is down; fetching tokens directly until the shared token store answers again',
+      request,
+      `info Token request for scope "${SLICER()}": TOKEN_ENDPOINT_UNAVAILABLE in N ms`,
+    ]);
+  });
+
   test("without a logger, every line goes to standard error: a script's standard output stays its own", async () => {
     const script = "const { createAuthClient } = await import('./mod.ts'); const client = createAuthClient(); " +
       "await client.getToken(); await client.getToken(); await client.authedFetch('http://127.0.0.1:9/elsewhere').catch(() => {}); " +
