@@ -117,16 +117,22 @@ describe('events', () => {
   });
 });
 
+/** A logger that keeps each line, its level in front. */
+function recording() {
+  const logged: string[] = [];
+  const logger = {
+    error: (m: string) => logged.push(`error ${m}`),
+    warn: (m: string) => logged.push(`warn ${m}`),
+    info: (m: string) => logged.push(`info ${m}`),
+    debug: (m: string) => logged.push(`debug ${m}`),
+  };
+  return { logged, logger };
+}
+
 describe('logger levels', () => {
   test('warn (default) logs no event; info logs requests and refreshes; debug also cache hits; silent not even warnings', async () => {
     const lines = (level: 'silent' | 'warn' | 'info' | 'debug') => {
-      const logged: string[] = [];
-      const logger = {
-        error: (m: string) => logged.push(`error ${m}`),
-        warn: (m: string) => logged.push(`warn ${m}`),
-        info: (m: string) => logged.push(`info ${m}`),
-        debug: (m: string) => logged.push(`debug ${m}`),
-      };
+      const { logged, logger } = recording();
       return { logged, client: h.client({ logger, logLevel: level, allowedOrigins: undefined }) };
     };
     const foreign = 'http://127.0.0.1:9/elsewhere';
@@ -146,13 +152,7 @@ describe('logger levels', () => {
 
   test('at debug, each event is one line at its level, word for word; a store that fails, only its warning', async () => {
     h.sandbox.store.setLifetime(60);
-    const logged: string[] = [];
-    const logger = {
-      error: (m: string) => logged.push(`error ${m}`),
-      warn: (m: string) => logged.push(`warn ${m}`),
-      info: (m: string) => logged.push(`info ${m}`),
-      debug: (m: string) => logged.push(`debug ${m}`),
-    };
+    const { logged, logger } = recording();
     const client = h.client({ logger, logLevel: 'debug' });
     await client.getToken();
     await client.getToken();
