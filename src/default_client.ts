@@ -74,6 +74,7 @@ export const authedFetch: AuthedFetch = authedFetchOf((input, options, defaults)
 const instances = new WeakMap<Defaults, AuthedFetch>();
 function extended(client: AuthClient, defaults: Defaults): AuthedFetch {
   let instance = instances.get(defaults);
+  // Stryker disable next-line ConditionalExpression: made again on every call, the instance has the same options
   if (!instance) instances.set(defaults, instance = client.authedFetch.extend(defaults.options));
   return instance;
 }
@@ -89,4 +90,4 @@ function extended(client: AuthClient, defaults: Defaults): AuthedFetch {
  * ```
  */
 export const tokenFetch: TokenFetch = (input, init) =>
-  defaultClient({ scope: init?.scope, relative: typeof input === 'string' && isRelative(input) }).tokenFetch(input, init);
+  defaultClient({ scope: init?.scope, relative: isRelative(input) }).tokenFetch(input, init);
