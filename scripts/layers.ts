@@ -22,11 +22,13 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   {
     name: 'leaves',
-    files: /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|request_url|closest|retry_after|network_cause)\.ts$/,
-    shown: '`src/{fetch,clock,defaults,grant,errors,redact,schemas,events,abort,request_url,closest,retry_after,network_cause}.ts`',
+    files:
+      /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|request_url|closest|deno_refusal|retry_after|network_cause)\.ts$/,
+    shown:
+      '`src/{fetch,clock,defaults,grant,errors,redact,schemas,events,abort,request_url,closest,deno_refusal,retry_after,network_cause}.ts`',
     holds: "`FetchLike` and `Logger`; the injectable `Clock` (the only reader of time); the code options' defaults; " +
       "`Grant`, `TokenOrigin` and the refresh margins; the error hierarchy; `Secret` and redaction; the token answer's schemas; " +
-      'the event types; one caller\'s abort; relative URLs; "did you mean"; reading `Retry-After`; naming a network failure and its fix',
+      'the event types; one caller\'s abort; relative URLs; "did you mean"; telling Deno\'s refusal of a permission; reading `Retry-After`; naming a network failure and its fix',
   },
   {
     name: 'settings',

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
 import { closest } from './closest.ts';
+import { isDenoRefusal } from './deno_refusal.ts';
 import { ConfigError } from './errors.ts';
 import { ENV_KEYS, type EnvKey, FORMER_NAMES } from './settings.ts';
 
@@ -52,7 +53,7 @@ export interface ReadEnvOptions {
   envFile?: string | false | undefined;
 }
 
-/** Tells how a source reads in messages: `environment`, `.env file "x"`, … */
+/** Tells how a source reads in messages: `environment`, `file <path>`, `option`, … */
 export function describeSource(source: Source): string {
   return source.kind === 'file' ? `file ${source.path}` : source.kind;
 }
@@ -116,18 +117,6 @@ function lookup(env: Readonly<Record<string, string | undefined>>, key: string):
 export function deniedFlag(found: Readonly<Record<string, Found | undefined>>): string | undefined {
   const denied = Object.entries(found).filter(([, value]) => value?.source.kind === 'denied').map(([key]) => key);
   return denied.length === 0 ? undefined : `--allow-env=${denied.join(',')}`;
-}
-
-/**
- * Whether an error is Deno's refusal of a permission: `NotCapable` (`PermissionDenied` before Deno 2), an error of no
- * code.
- *
- * @param error the error
- * @returns true for such a refusal
- */
-export function isDenoRefusal(error: unknown): boolean {
-  const name = (error as { name?: unknown } | undefined)?.name;
-  return name === 'NotCapable' || name === 'PermissionDenied';
 }
 
 /** An env file's variables, and those whose unquoted value a "#" ended ({@link cutAtHash}). */

@@ -35,7 +35,7 @@ import {
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
-import { isDenoRefusal } from '../env.ts';
+import { isDenoRefusal } from '../deno_refusal.ts';
 import type { Secret } from '../redact.ts';
 import { SETTINGS } from '../settings.ts';
 import { createSeal, openEntry, type Seal, sealEntry } from './seal.ts';
