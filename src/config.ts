@@ -219,13 +219,11 @@ export function parseConfig(env: EnvInput, given: SettingOptions & DeprecatedSet
       byKey.set(name, { key: SETTINGS[name].env, option: name, message: issue.message, source: source && describeSource(source) });
     }
   }
-  // Every use needs the slicing service id. When anything is wrong, the same error also lists what
-  // the caller's next step needs, so a user fixes the configuration in one round.
-  const known = (issue: ConfigIssue) => issue.option !== undefined && byKey.has(issue.option);
-  const baseline = needs?.scope === null
-    ? []
-    : missingFor(raw, { scope: DEFAULT_SERVICE.name }).filter((i) => i.option === DEFAULT_SERVICE.id.option);
-  const issues = [...byKey.values(), ...baseline.filter((i) => !known(i))];
+  // Every use but the UI's needs the slicing service id: the default scope's (a value set but malformed is in byKey,
+  // a missing one here). When anything is wrong, the same error also lists what the caller's next step needs, so a
+  // user fixes the configuration in one round.
+  const baseline = needs?.scope === null ? [] : missingFor(raw, {}).filter((i) => i.option === DEFAULT_SERVICE.id.option);
+  const issues = [...byKey.values(), ...baseline];
   if (issues.length > 0 && needs) {
     for (const issue of missingFor(raw, needs)) if (!issues.some((i) => i.key === issue.key)) issues.push(issue);
   }

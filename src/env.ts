@@ -158,11 +158,13 @@ function readEnvFile(path: string, namedBy?: string): EnvFile {
   } catch (error) {
     const name = (error as { code?: unknown }).code ?? (error as Error).name;
     if (namedBy === undefined && name === 'ENOENT') return NO_FILE;
+    // Deno without --allow-read: an optional .env is skipped, once, with the flag to add.
+    // Stryker disable all: only Deno refuses a read (Node's fs throws a coded error); npm run test:runtimes checks it
     if (namedBy === undefined && isDenoRefusal(error)) {
-      // Deno without --allow-read: an optional .env is skipped, once, with the flag to add.
       warnOnce(`Skipping ${path}: no permission to read it (Deno: add --allow-read=${path})`);
       return NO_FILE;
     }
+    // Stryker restore all
     const by = namedBy === undefined ? '' : `, named by ${namedBy}`;
     throw new ConfigError([{ key: path, message: `cannot read this env file (${String(name)})${by}` }], 'load the env file');
   }
