@@ -94,6 +94,21 @@ describe('events', () => {
     assert.ok(!all.includes(token) && !all.includes(h.sandbox.env.SLICER_PASSWORD), 'no token and no password in any event');
   });
 
+  test('a request that carries a cached token reports one hit, by authedFetch as by tokenFetch; one sent to another origin, none', async () => {
+    const hits: string[] = [];
+    const client = h.client({ allowedOrigins: undefined, onEvent: (e) => e.type === 'token.cached' && hits.push(`${e.layer} ${e.scope}`) });
+    await client.getToken();
+    hits.length = 0;
+    await client.authedFetch('jobs').json();
+    await client.authedFetch.post('jobs', { json: { model: 'part.stl' } }).json();
+    assert.equal((await client.tokenFetch('jobs')).status, 200);
+    assert.deepEqual(hits, [`memory ${SLICER()}`, `memory ${SLICER()}`, `memory ${SLICER()}`]);
+    hits.length = 0;
+    await assert.rejects(client.authedFetch('http://127.0.0.1:9/elsewhere'), TypeError);
+    await assert.rejects(client.tokenFetch('http://127.0.0.1:9/elsewhere'), TypeError);
+    assert.deepEqual(hits, []);
+  });
+
   test('a failed request reports its error code and status; a store that fails reports a fall-back; a held lock a wait', async () => {
     const events: AuthEvent[] = [];
     const failing = h.client({ password: 'wrong-password', tokenRetries: 0, onEvent: (event) => events.push(event) });

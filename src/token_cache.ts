@@ -85,13 +85,13 @@ export interface TokenCache {
    */
   invalidate(scope?: string, token?: string): Promise<void>;
   /**
-   * The cached token of a scope when it can be handed out at once (before the
-   * margin's midpoint; early in the margin a background refresh starts): the
-   * request path's synchronous shortcut. Otherwise undefined, and
-   * {@link TokenCache.get} decides; always so with a shared store, whose
-   * token `get` confirms first.
+   * The cached token of a scope when it can be handed out at once (before the margin's midpoint; early in the margin a
+   * background refresh starts): the request path's synchronous shortcut. Otherwise undefined, and
+   * {@link TokenCache.get} decides; always so with a shared store, whose token `get` confirms first.
    */
   peek(scope: string): string | undefined;
+  /** Whether {@link TokenCache.peek} would hand out a token now, without taking it: no event, no refresh started. */
+  holds(scope: string): boolean;
   /** Resolves once no token request is in flight (their locks released). */
   settled(): Promise<void>;
 }
@@ -261,16 +261,21 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     return obtained(fresh);
   }
 
+  /** A scope's entry when peek hands it out; with a shared store none, as its token is confirmed first (by get). */
+  function current(scope: string, now: number): Entry | undefined {
+    const entry = entries.get(scope);
+    // Past the margin's midpoint callers wait (get decides); before it the token is handed out at once,
+    // so requests in the margin do not pay for a promise each.
+    return entry && !options.confirm && now < entry.hardAt ? entry : undefined;
+  }
+
   return {
     get: (scope, getOptions = {}) => abortable(hold(scope, getOptions), getOptions.signal),
+    holds: (scope) => current(scope, options.now()) !== undefined,
     peek(scope) {
-      const entry = entries.get(scope);
-      // With a shared store a held token is confirmed first, as get does: only get can wait for that.
-      if (!entry || options.confirm) return undefined;
       const now = options.now();
-      // Past the margin's midpoint callers wait (get decides); before it the token is handed out at once,
-      // so requests in the margin do not pay for a promise each.
-      if (now >= entry.hardAt) return undefined;
+      const entry = current(scope, now);
+      if (!entry) return undefined;
       startRefreshIfDue(scope, entry, now);
       emit?.({ type: 'token.cached', scope, layer: 'memory' });
       return entry.grant.token;

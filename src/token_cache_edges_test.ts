@@ -83,6 +83,22 @@ describe('token cache edges', () => {
     assert.equal(e.cache.peek('s'), undefined);
   });
 
+  test('holds says what peek would hand out, without reporting a hit or starting a refresh; with a shared store, nothing', async () => {
+    const e = edges();
+    assert.equal(e.cache.holds('s'), false, 'nothing held yet');
+    await e.token();
+    e.s.events.length = 0;
+    e.at(3449); // early in the margin: peek would start a background refresh
+    assert.equal(e.cache.holds('s'), true);
+    await e.cache.settled();
+    assert.deepEqual([e.s.events, e.s.calls], [[], 1]);
+    e.at(3450);
+    assert.equal(e.cache.holds('s'), false, "at the margin's midpoint");
+    const shared = edges(3600, { confirm: async () => true });
+    await shared.token();
+    assert.equal(shared.cache.holds('s'), false, 'a token a shared store confirms first');
+  });
+
   test('a minValidity met exactly by the remaining lifetime needs no refresh', async () => {
     const e = edges();
     await e.token();
