@@ -14,7 +14,7 @@ import { ClientClosedError, ConfigError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
 import { pauseAfterFailure } from './grant_pause.ts';
-import { processShare } from './process_share.ts';
+import { type ProcessShare, processShare } from './process_share.ts';
 import { printedWithoutToken, redact } from './redact.ts';
 import { createRequestEngine } from './request_engine.ts';
 import { resolveScope, type ScopeTarget } from './scope_target.ts';
@@ -115,10 +115,10 @@ function assertOptions(options: AuthClientOptions): void {
  * configuration error lists that too (the lazy default client uses it).
  *
  * @param options as for createAuthClient
- * @param needs the scope and URL kind of the first call
+ * @param needs the scope and URL kind of the first call (none given: the default scope's)
  * @returns the client
  */
-export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 'slicer' }): AuthClient {
+export function buildClient(options: AuthClientOptions, needs: Needs = {}): AuthClient {
   assertOptions(options);
   const env = readEnv(options);
   const config = parseConfig(env, options, needs);
@@ -168,8 +168,9 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     });
     // With no store configured, the clients of this process with these credentials and clock share their tokens and
     // pauses. A token one of them holds in memory is theirs alike: it needs no confirming.
-    const share = configured ? undefined : processShare(credentials, clock);
-    store = configured ?? share?.store;
+    let share: ProcessShare | undefined;
+    const held = configured ?? (share = processShare(credentials, clock)).store;
+    store = held;
     const source = pauseAfterFailure(
       createTokenSource({
         ...credentials,
@@ -182,13 +183,19 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
       }),
       { now: () => clock.now(), wallNow: () => clock.wallNow(), warn, failures: share?.failures },
     );
-    const shared = store
-      ? createSharedGrants(source, { store, authUrl: credentials.authUrl, username: credentials.username, clock, marginMs, warn, emit })
-      : undefined;
+    const shared = createSharedGrants(source, {
+      store: held,
+      authUrl: credentials.authUrl,
+      username: credentials.username,
+      clock,
+      marginMs,
+      warn,
+      emit,
+    });
     cache = createTokenCache({
-      fetchGrant: shared?.fetchGrant ?? source,
-      confirm: share ? undefined : shared?.confirm,
-      forget: shared?.forget,
+      fetchGrant: shared.fetchGrant,
+      confirm: share ? undefined : shared.confirm,
+      forget: shared.forget,
       now: () => clock.now(),
       random,
       marginMs,
@@ -232,10 +239,12 @@ export function buildClient(options: AuthClientOptions, needs: Needs = { scope: 
     config,
     fetch: send,
     tokens: {
+      // Stryker disable next-line ArrowFunction: a shortcut; without a ready token the engine asks get for the same one
       ready: (target) => (target.permanentToken ? target.permanentToken.reveal() : cache?.peek(target.scope)),
       // Stryker disable next-line ConditionalExpression: a permanent token taken as not ready is awaited in ky's hook, at once
       has: (target) => target.permanentToken !== undefined || cache?.holds(target.scope) === true,
       get: (target, signal) => tokenFor(target, { signal }),
+      // Stryker disable next-line OptionalChaining: the engine drops only a token the cache gave, so there is a cache
       drop: async (target, token) => cache?.invalidate(target.scope, token),
     },
     redact: clean,

@@ -11,8 +11,10 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { systemClock } from './clock.ts';
 import type { AuthEvent } from './events.ts';
 import { createMemoryStore } from './stores/memory.ts';
+import { createEmitter } from './telemetry.ts';
 import { eventually } from './testing/eventually.ts';
 import { runProcess } from './testing/processes.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
@@ -199,6 +201,13 @@ describe('logger levels', () => {
     ]);
   });
 
+  test("a wait for another process's token is one debug line, its time rounded", () => {
+    const { logged, logger } = recording();
+    const emit = createEmitter({ logger, level: 'debug', openTelemetry: false, wallNow: () => 0, redact: (text) => text });
+    emit?.({ type: 'lock.wait', scope: SLICER(), waitedMs: 149.6, outcome: 'read' });
+    assert.deepEqual(logged, [`debug Waited 150 ms for another process's token for scope "${SLICER()}" (read)`]);
+  });
+
   test("without a logger, every line goes to standard error: a script's standard output stays its own", async () => {
     const script = "const { createAuthClient } = await import('./mod.ts'); const client = createAuthClient(); " +
       "await client.getToken(); await client.getToken(); await client.authedFetch('http://127.0.0.1:9/elsewhere').catch(() => {}); " +
@@ -235,7 +244,8 @@ describe('OpenTelemetry (installed here as a dev dependency)', () => {
     const meters = new MeterProvider({ readers: [reader] });
     metrics.setGlobalMeterProvider(meters);
     try {
-      const client = h.client();
+      const wall = Date.UTC(2030, 0, 1, 12); // the client's wall clock, stopped: a span ends when its event arrives
+      const client = h.client({ clock: { ...systemClock, wallNow: () => wall } });
       const token = await client.getToken();
       await client.getToken();
       await assert.rejects(h.client({ password: 'wrong-password', tokenRetries: 0 }).getToken());
@@ -243,6 +253,7 @@ describe('OpenTelemetry (installed here as a dev dependency)', () => {
       const [ok, refused] = spans.getFinishedSpans();
       const port = Number(new URL(h.sandbox.env.SLICER_AUTH_URL).port);
       assert.equal(ok?.name, 'POST');
+      assert.deepEqual(ok?.endTime, [wall / 1000, 0]);
       assert.deepEqual(ok?.attributes, {
         'http.request.method': 'POST',
         'server.address': '127.0.0.1',
