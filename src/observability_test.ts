@@ -98,7 +98,8 @@ describe('events', () => {
 
   test('a request that carries a cached token reports one hit, by authedFetch as by tokenFetch; one sent to another origin, none', async () => {
     const hits: string[] = [];
-    const client = h.client({ allowedOrigins: undefined, onEvent: (e) => e.type === 'token.cached' && hits.push(`${e.layer} ${e.scope}`) });
+    const onEvent = (e: AuthEvent) => e.type === 'token.cached' && hits.push(`${e.layer} ${e.scope}`);
+    const client = h.client({ allowedOrigins: undefined, onEvent });
     await client.getToken();
     hits.length = 0;
     await client.authedFetch('jobs').json();
@@ -108,7 +109,15 @@ describe('events', () => {
     hits.length = 0;
     await assert.rejects(client.authedFetch('http://127.0.0.1:9/elsewhere'), TypeError);
     await assert.rejects(client.tokenFetch('http://127.0.0.1:9/elsewhere'), TypeError);
-    assert.deepEqual(hits, []);
+    assert.equal(hits.length, 0);
+    // With a shared store, each request's token is confirmed against the store once: one hit.
+    const file = join(scratchDir('hits-'), 'tokens.json');
+    const shared = h.client({ cacheFile: file, onEvent });
+    await shared.getToken();
+    hits.length = 0;
+    await shared.authedFetch('jobs').json();
+    await shared.authedFetch.post('jobs', { json: { model: 'part.stl' } }).json();
+    assert.deepEqual(hits, [`memory ${SLICER()}`, `memory ${SLICER()}`]);
   });
 
   test('a failed request reports its error code and status; a store that fails reports a fall-back; a held lock a wait', async () => {

@@ -42,7 +42,7 @@ export type TokenFetch = (input: string | URL | Request, init?: TokenFetchInit) 
 export interface TokenSupply {
   /** A token that can be sent at once, without waiting (permanent, or cached and current); else undefined. */
   ready(target: ScopeTarget): string | undefined;
-  /** Whether `ready` would give a token, without taking it: no cache hit reported, no refresh started. */
+  /** Whether the token can be sent without a token request (confirming a shared store's aside): no hit reported. */
   has(target: ScopeTarget): boolean;
   /** The scope's token, waiting for a token request when needed; the signal ends this caller's wait. */
   get(target: ScopeTarget, signal?: AbortSignal): Promise<string>;
@@ -78,7 +78,7 @@ export interface Lane {
   readonly standard: (input: Request | string, init?: RequestInit) => Promise<Response>;
   /** ky's `beforeRequest` hook: waits for a token that is not ready, before ky's timeout starts. */
   readonly warm: (request: Request) => Promise<void>;
-  /** Whether the token can be sent at once. */
+  /** Whether the token can be sent without a token request: then ky needs no hook that waits for one. */
   readonly ready: () => boolean;
 }
 

@@ -90,7 +90,7 @@ export interface TokenCache {
    * {@link TokenCache.get} decides; always so with a shared store, whose token `get` confirms first.
    */
   peek(scope: string): string | undefined;
-  /** Whether {@link TokenCache.peek} would hand out a token now, without taking it: no event, no refresh started. */
+  /** Whether a token is held that needs no token request now (with a shared store, get confirms it): no event. */
   holds(scope: string): boolean;
   /** Resolves once no token request is in flight (their locks released). */
   settled(): Promise<void>;
@@ -261,12 +261,12 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     return obtained(fresh);
   }
 
-  /** A scope's entry when peek hands it out; with a shared store none, as its token is confirmed first (by get). */
+  /** A scope's entry while it needs no token request: held, before the margin's midpoint. */
   function current(scope: string, now: number): Entry | undefined {
     const entry = entries.get(scope);
     // Past the margin's midpoint callers wait (get decides); before it the token is handed out at once,
     // so requests in the margin do not pay for a promise each.
-    return entry && !options.confirm && now < entry.hardAt ? entry : undefined;
+    return entry && now < entry.hardAt ? entry : undefined;
   }
 
   return {
@@ -274,7 +274,8 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     holds: (scope) => current(scope, options.now()) !== undefined,
     peek(scope) {
       const now = options.now();
-      const entry = current(scope, now);
+      // With a shared store a held token is confirmed first, as get does: only get can wait for that.
+      const entry = options.confirm ? undefined : current(scope, now);
       if (!entry) return undefined;
       startRefreshIfDue(scope, entry, now);
       emit?.({ type: 'token.cached', scope, layer: 'memory' });
