@@ -8,7 +8,8 @@
  * 2. origin binding: a URL outside the scope's origin and the allowed ones is sent as it is, without the token (one
  *    warning per origin);
  * 3. the token: at once when it is ready, else awaited (single flight);
- * 4. the body made replayable (a stream is read once), so that a 401 retry and a 307/308 hop can send it again;
+ * 4. the body made replayable by the wire (a stream is read once), so that a 401 retry and a 307/308 hop can send it
+ *    again;
  * 5. the wire (`request_wire.ts`): the token attached by header or `token` argument, same-origin redirects followed
  *    from each answer;
  * 6. a 401: a permanent token is refused at once; a temporary one is dropped everywhere it is cached and the request
@@ -20,13 +21,13 @@
  * The token is never set on a caller's `Request` (ky keeps its own in `HTTPError` and `TimeoutError`): it goes only
  * into the options given to fetch.
  */
-import type { Config, TokenTransport } from './config.ts';
+import type { Config } from './config.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from './errors.ts';
 import type { AuthEvent } from './events.ts';
 import type { FetchLike } from './fetch.ts';
 import { Pause } from './grant_pause.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
-import { type Outgoing, type ReplayableBody, sendFollowing, type Wire } from './request_wire.ts';
+import { type Outgoing, outgoing, sendFollowing, type Wire } from './request_wire.ts';
 import { resolveScope, scopeByUrl, type ScopeTarget } from './scope_target.ts';
 import { DEFAULT_SERVICE, type ScopeInput, SERVICES } from './services.ts';
 import { SETTINGS } from './settings.ts';
@@ -92,63 +93,6 @@ export interface RequestEngine {
    * @throws {ConfigError} `CONFIG_INVALID` when the scope lacks a setting it needs
    */
   lane(scope: ScopeInput | undefined, relative: boolean, url?: string): Lane;
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-const MULTIPART = 'multipart/form-data';
-
-/**
- * A request whose body can be sent again: a `Request`'s method, headers, body, signal and every other fetch option of
- * its own (with the caller's extra fetch options), or a URL with its options. A body is sent as given when it is none,
- * a text (a form's parsed here) or a form, and with the header transport any but a stream; a stream, and with the
- * `post` transport a Blob or bytes (whose type may be a form's), are read once, as a Request. With the `post`
- * transport a form-encoded or multipart body is parsed, so that the wire can add the `token` field.
- */
-async function outgoing(input: string | Request, init: RequestInit | undefined, transport: TokenTransport): Promise<Outgoing> {
-  const givenBody = init?.body;
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: a body not sent as given is read as a Request, which sends the same
-  const asGiven = givenBody === undefined || givenBody === null || typeof givenBody === 'string' ||
-    givenBody instanceof URLSearchParams || givenBody instanceof FormData ||
-    // Stryker disable next-line ConditionalExpression,StringLiteral: the same
-    (transport === 'header' && !(givenBody instanceof ReadableStream));
-  // Stryker disable next-line ConditionalExpression,StringLiteral,BooleanLiteral,OptionalChaining,BlockStatement: a shortcut; as a Request it sends the same
-  if (typeof input === 'string' && asGiven) {
-    const given = (init ?? {}) as Outgoing['init'];
-    // Stryker disable next-line StringLiteral: any content type but a form's leaves the body as it is
-    const type = transport === 'post' && typeof given.body === 'string' ? new Headers(given.headers).get('content-type') ?? '' : '';
-    return {
-      url: input,
-      init: type.toLowerCase().startsWith(FORM) ? { ...given, body: new URLSearchParams(given.body as string) } : given,
-    };
-  }
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: a Request made again from a Request is the same request
-  const request = typeof input === 'string' ? new Request(input, { ...init, duplex: 'half' } as RequestInit) : input;
-  // Stryker disable next-line all: ky's extra fetch options (a dispatcher, say) are for its fetch; the tests' ky passes none
-  const extras = typeof input === 'string' ? {} : init;
-  const base = {
-    ...extras,
-    method: request.method,
-    headers: request.headers,
-    signal: request.signal,
-    redirect: request.redirect,
-    // The rest of what fetch reads from a Request: Node checks the answer against `integrity` and sends the referrer.
-    cache: request.cache,
-    credentials: request.credentials,
-    integrity: request.integrity,
-    keepalive: request.keepalive,
-    mode: request.mode,
-    referrer: request.referrer,
-    referrerPolicy: request.referrerPolicy,
-    body: null,
-  };
-  if (!request.body) return { url: request.url, init: base };
-  // Stryker disable next-line StringLiteral: any content type but a form's leaves the body as it is
-  const type = request.headers.get('content-type')?.toLowerCase() ?? '';
-  let body: ReplayableBody;
-  if (transport === 'post' && type.startsWith(FORM)) body = new URLSearchParams(await request.text());
-  else if (transport === 'post' && type.startsWith(MULTIPART)) body = await request.formData();
-  else body = await request.arrayBuffer();
-  return { url: request.url, init: { ...base, body } };
 }
 
 /**
