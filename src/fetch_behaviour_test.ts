@@ -10,6 +10,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import type { AuthClient, AuthClientOptions } from './client.ts';
 import { isAuthError } from './errors.ts';
+import type { AuthEvent } from './events.ts';
 import { listen, type Listening } from './sandbox/serve.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
@@ -200,6 +201,24 @@ const ROWS: Row[] = [
     },
   },
 ];
+
+test('every row reports the same events through authedFetch as through tokenFetch: one token request or hit per token sent', async () => {
+  for (const row of ROWS) {
+    const reported: Record<string, string[]> = {};
+    for (const [name, send] of Object.entries(CLIENTS)) {
+      h.sandbox.store.reset();
+      seen.length = 0;
+      const events: string[] = (reported[name] = []);
+      // Each event without its measured times, which differ from run to run.
+      const onEvent = (event: AuthEvent) =>
+        events.push(JSON.stringify(event, (key, value) => (['durationMs', 'remainingMs', 'waitedMs'].includes(key) ? undefined : value)));
+      const client = h.client({ ...row.options?.(), onEvent });
+      await row.before?.(client);
+      await send(client, row.call());
+    }
+    assert.deepEqual(reported.authedFetch, reported.tokenFetch, row.name);
+  }
+});
 
 for (const [name, send] of Object.entries(CLIENTS) as [keyof typeof CLIENTS, (typeof CLIENTS)[keyof typeof CLIENTS]][]) {
   describe(`${name}: the shared behaviour table`, () => {

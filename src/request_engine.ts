@@ -132,6 +132,8 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: a shortcut; mayReceiveToken decides the same
     const mayCarry = (url: string) => (trusted !== undefined && url.startsWith(trusted)) || mayReceiveToken(url, target.origins);
     const warned = new Set<string>();
+    /** The token ky's hook waited for, by the Request ky then hands its fetch: sent without a second look (or hit). */
+    const awaited = new WeakMap<Request, string>();
     const refusedFresh = refusals.get(target.scope) ?? new Pause(options.now);
     refusals.set(target.scope, refusedFresh);
 
@@ -158,7 +160,8 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       // Stryker disable next-line OptionalChaining: as in untouched
       const signal = typeof input === 'string' ? init?.signal : input.signal;
       if (!mayCarry(typeof input === 'string' ? input : input.url)) return untouched(input, init);
-      const token = tokens.ready(target) ?? (await tokens.get(target, signal ?? undefined));
+      const token = (typeof input === 'string' ? undefined : awaited.get(input)) ?? tokens.ready(target) ??
+        (await tokens.get(target, signal ?? undefined));
       const request = await outgoing(input, init, config.transport);
       const response = await sendFollowing(request, token, wire);
       if (response.status === 401) return refused(request, token, response, answer401, signal ?? undefined);
@@ -213,7 +216,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       standard: (input, init) => send(input, init, true),
       warm: async (request) => {
         // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: a ready token needs no wait; waiting anyway gives it too
-        if (mayCarry(request.url) && !tokens.has(target)) await tokens.get(target, request.signal);
+        if (mayCarry(request.url) && !tokens.has(target)) awaited.set(request, await tokens.get(target, request.signal));
       },
       // Stryker disable next-line all: chooses ky options without the waiting hook when it has nothing to wait for; the hook would find the token ready
       ready: () => tokens.has(target),
