@@ -12,25 +12,13 @@ import { test } from 'node:test';
 import { parseConfig, requireSettings } from './config.ts';
 import { isDenoRefusal } from './deno_refusal.ts';
 import { deniedFlag, readEnv } from './env.ts';
-import { ConfigError, type ConfigIssue, InsecureUrlError } from './errors.ts';
+import { InsecureUrlError } from './errors.ts';
 import { SCOPE_FORMS } from './services.ts';
+import { configError } from './testing/config_error.ts';
 import { scratchDir } from './testing/scratch.ts';
 
-/**
- * The issues of the configuration error a call throws.
- *
- * @param call the call
- * @returns the error's issues
- */
-function issuesOf(call: () => unknown): readonly ConfigIssue[] {
-  try {
-    call();
-  } catch (error) {
-    assert.ok(error instanceof ConfigError, String(error));
-    return error.issues;
-  }
-  assert.fail('expected a ConfigError');
-}
+/** The issues of the configuration error a call throws. */
+const issuesOf = (call: () => unknown) => configError(call).issues;
 
 /** An environment as Deno shows it with `--allow-env` lacking these variables: reading one throws. */
 function refusing(values: Record<string, string>, refused: readonly string[]): Record<string, string> {

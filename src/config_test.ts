@@ -7,6 +7,7 @@ import { parseConfig, requireSettings } from './config.ts';
 import { resolveScope } from './scope_target.ts';
 import { expandedUnset, type Expander, readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from './errors.ts';
+import { configError } from './testing/config_error.ts';
 import { scratchDir } from './testing/scratch.ts';
 import { closest } from './closest.ts';
 import { ENV_KEYS, FORMER_NAMES } from './settings.ts';
@@ -19,17 +20,6 @@ const base = {
   SLICER_PASSWORD: 'secret-pw',
   SLICER_SERVICE_ID: 'slicer-1',
 };
-
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (error) {
-    assert.ok(error instanceof ConfigError, String(error));
-    assert.equal(error.code, ErrorCode.CONFIG_INVALID);
-    return error;
-  }
-  assert.fail('expected a ConfigError');
-}
 
 describe('configuration', () => {
   test('one error lists every missing or malformed variable', () => {

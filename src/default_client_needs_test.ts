@@ -8,11 +8,9 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { authedFetch, getToken, getTokenInfo, tokenFetch } from './default_client.ts';
 import { ConfigError } from './errors.ts';
+import { bareEnvironment } from './testing/bare_environment.ts';
 
-before(() => {
-  for (const key of Object.keys(process.env)) if (key.startsWith('SLICER_')) delete process.env[key];
-  process.env.SLICER_ENV_FILE = '/dev/null';
-});
+before(bareEnvironment);
 
 const GRANT = ['SLICER_AUTH_URL', 'SLICER_USERNAME', 'SLICER_PASSWORD'];
 const SLICER = ['SLICER_SERVICE_ID', ...GRANT];

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { authedFetch, getToken, getTokenInfo, tokenFetch } from './default_client.ts';
 import { type Sandbox, startSandbox } from './sandbox/mod.ts';
+import { bareEnvironment } from './testing/bare_environment.ts';
 
 /** What the sandbox's services answer. */
 interface Echo {
@@ -20,8 +21,8 @@ interface Echo {
 let sandbox: Sandbox;
 before(async () => {
   sandbox = await startSandbox({ testMode: true });
-  for (const key of Object.keys(process.env)) if (key.startsWith('SLICER_')) delete process.env[key];
-  Object.assign(process.env, sandbox.env, { SLICER_ENV_FILE: '/dev/null' });
+  bareEnvironment();
+  Object.assign(process.env, sandbox.env);
 });
 after(() => sandbox.close());
 // Every test starts from a fresh sandbox; a token the client kept from another test is refused, then replaced.
