@@ -14,11 +14,8 @@ import { systemClock } from '../src/clock.ts';
 import type { Config } from '../src/config.ts';
 import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
-import { isServiceRefusal, processGrantResponse } from '../src/grant_response.ts';
+import { CREDENTIALS_REFUSED, isServiceRefusal, processGrantResponse } from '../src/grant_response.ts';
 import { sendGrantRequest } from '../src/token_source.ts';
-
-/** The OAuth errors (RFC 6749 §5.2) that refuse the user or the password themselves. */
-const CREDENTIALS_REFUSED = ['invalid_grant', 'invalid_client'];
 
 /**
  * Whether a refusal is of the user or the password: an OAuth error that says so, or a 401 that asks for no Bearer token.
@@ -27,7 +24,7 @@ const CREDENTIALS_REFUSED = ['invalid_grant', 'invalid_client'];
  * @returns true when each test would be refused the same
  */
 function refusesCredentials(error: TokenRequestRejectedError): boolean {
-  if (CREDENTIALS_REFUSED.includes(error.error ?? '')) return true;
+  if (CREDENTIALS_REFUSED.includes(error.error)) return true;
   return error.status === 401 && !isServiceRefusal(error);
 }
 
@@ -50,8 +47,7 @@ export async function checkCredentials(config: Config): Promise<void> {
     if (!(error instanceof TokenRequestRejectedError && refusesCredentials(error))) return;
     throw new Error(
       `The token endpoint refused the configured credentials, so no test was run: ${error.message}. ` +
-        'Check SLICER_USERNAME and SLICER_PASSWORD: each test would have sent them again, and refusals in a row can ' +
-        'lock the account.',
+        'Each test would have sent them again, and refusals in a row can lock the account.',
     );
   }
 }

@@ -141,7 +141,7 @@ test('a live target whose token endpoint refuses the password stops before any t
     assert.equal(result.passed, 0, 'no test ran');
     assert.match(
       result.output,
-      /The token endpoint refused the configured credentials, so no test was run: .* answered 400 invalid_grant.*\. Check SLICER_USERNAME and SLICER_PASSWORD/,
+      /The token endpoint refused the configured credentials, so no test was run: .* answered 400 invalid_grant: .*; the credentials were refused: check SLICER_USERNAME and SLICER_PASSWORD\. Each test would have sent them again, and refusals in a row can lock the account\./,
     );
     assert.ok(!result.output.includes(wrong), 'the password is not shown');
     assert.match(
@@ -167,7 +167,7 @@ test('a live target whose token endpoint answers 401 in words of its own stops b
     assert.equal(result.passed, 0, 'no test ran');
     assert.match(
       result.output,
-      /The token endpoint refused the configured credentials, so no test was run: .* answered 401.*\. Check SLICER_USERNAME and SLICER_PASSWORD/,
+      /The token endpoint refused the configured credentials, so no test was run: .* answered 401 .*; the answer carries no OAuth error: check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is .*\. Each test would have sent them again/,
     );
     assert.ok(!result.output.includes(wrong), 'the password is not shown');
     assert.equal(service.store.takeFault()?.times, 3, 'one token request was answered, and this take is the second');

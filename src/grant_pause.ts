@@ -16,6 +16,7 @@
  */
 import { AuthError, TokenRequestRejectedError } from './errors.ts';
 import type { GrantFetcher } from './grant.ts';
+import { CREDENTIALS_REFUSED } from './grant_response.ts';
 import { retryAfterMs } from './retry_after.ts';
 
 /** The pause after the first failure in a row; each further failure doubles it. */
@@ -29,7 +30,7 @@ export const CREDENTIALS_PAUSE_MS = 900_000;
 
 /** Whether a failure is the token endpoint refusing the credentials (RFC 6749 §5.2), which asking again cannot change. */
 export const refusesCredentials = (error: unknown): boolean =>
-  error instanceof TokenRequestRejectedError && (error.error === 'invalid_grant' || error.error === 'invalid_client');
+  error instanceof TokenRequestRejectedError && CREDENTIALS_REFUSED.includes(error.error);
 
 /** The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}. */
 const pauseAfter = (failures: number): number => Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (failures - 1));

@@ -11,6 +11,8 @@ import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseErr
 import type { Grant } from './grant.ts';
 import { redact, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
+import { SERVICES } from './services.ts';
+import { SETTINGS } from './settings.ts';
 
 /** A refused token request: its status and OAuth fields (RFC 6749 §5.2). */
 interface Refusal {
@@ -24,6 +26,12 @@ interface Refusal {
  * Infinity) is used as a year's, so that every expiry stays a date, in memory and in a store.
  */
 const MAX_EXPIRES_IN_S = 365 * 24 * 3600;
+
+/** The OAuth errors (RFC 6749 §5.2) that refuse the user or the password: asking again with them cannot succeed. */
+export const CREDENTIALS_REFUSED: readonly (string | undefined)[] = ['invalid_grant', 'invalid_client'];
+
+/** Where the username and the password are set, for the fix of a refusal that may be theirs. */
+const CREDENTIALS = `${SETTINGS.username.env} and ${SETTINGS.password.env}`;
 
 /** Statuses of an address that takes no token request (not found, method not allowed, gone). */
 const NOT_AN_ENDPOINT = [404, 405, 410];
@@ -129,8 +137,23 @@ function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
 }
 
 /**
- * The error for a refused token request: its status and OAuth fields, and for a status that says nothing takes
- * token requests there, the address to check.
+ * The fix an OAuth error calls for (RFC 6749 §5.2), as the end of a message: the credentials for a refusal of them,
+ * the service id for a refused scope; nothing for another error.
+ *
+ * @param error the answer's OAuth `error`
+ * @returns `; ` and the fix, or an empty text
+ */
+export function oauthFix(error: string | undefined): string {
+  if (CREDENTIALS_REFUSED.includes(error)) return `; the credentials were refused: check ${CREDENTIALS}`;
+  if (error !== 'invalid_scope') return '';
+  return `; the scope was refused: check the service id it names (${SERVICES.map((service) => service.id.env).join(' or ')}), ` +
+    'and that this user may use that service';
+}
+
+/**
+ * The error for a refused token request: its status and OAuth fields, and the fix where its cause is known: the
+ * address (nothing takes token requests there, or a service answered), the credentials (refused, or a 401 or 403
+ * that may be theirs), or the service id in the scope.
  */
 function refused(
   where: string,
@@ -150,9 +173,9 @@ function refused(
     ? "; the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's " +
       "base address, not a service's"
     : isUnexplained(refusal)
-    ? '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the authorization ' +
+    ? `; the answer carries no OAuth error: check ${CREDENTIALS}, and that SLICER_AUTH_URL is the authorization ` +
       "service's base address, not a service's or a proxy's"
-    : '';
+    : oauthFix(refusal.error);
   return new TokenRequestRejectedError(
     `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,
     { ...refusal, response },

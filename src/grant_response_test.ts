@@ -11,6 +11,8 @@ import { isServiceRefusal, processGrantResponse } from './grant_response.ts';
 
 const SCOPE = 'service_id=slicer';
 const WHERE = `Cannot get a token for scope "${SCOPE}"`;
+/** The fix of a refusal of the credentials, word for word. */
+const CREDENTIALS_FIX = '; the credentials were refused: check SLICER_USERNAME and SLICER_PASSWORD';
 
 /** An answer as if fetched from `url` (a Response built in memory has no URL of its own). */
 function answer(body: BodyInit | null, init: ResponseInit, url?: string): Response {
@@ -58,21 +60,38 @@ describe('processGrantResponse', () => {
   test('a refusal names the status, then the OAuth error and its description, redacted', async () => {
     const both = await failure(json({ error: 'invalid_grant', error_description: 'bad password hunter2' }, 400), ['hunter2']);
     assert.ok(both instanceof TokenRequestRejectedError);
-    assert.equal(both.message, `${WHERE}: the token endpoint answered 400 invalid_grant: bad password [redacted]`);
+    assert.equal(both.message, `${WHERE}: the token endpoint answered 400 invalid_grant: bad password [redacted]${CREDENTIALS_FIX}`);
     assert.equal(both.error, 'invalid_grant');
     assert.equal(both.error_description, 'bad password [redacted]');
-    const errorOnly = await failure(json({ error: 'invalid_scope' }, 400));
-    assert.equal(errorOnly.message, `${WHERE}: the token endpoint answered 400 invalid_scope`);
+    const errorOnly = await failure(json({ error: 'invalid_request' }, 400));
+    assert.equal(errorOnly.message, `${WHERE}: the token endpoint answered 400 invalid_request`);
     assert.equal((errorOnly as TokenRequestRejectedError).error_description, undefined);
     const descriptionOnly = await failure(json({ error_description: 'locked' }, 403));
     assert.equal(descriptionOnly.message, `${WHERE}: the token endpoint answered 403 locked`);
+  });
+
+  test('an OAuth refusal names the fix its error calls for: the credentials, or the service id in the scope; no other', async () => {
+    for (const [status, error] of [[400, 'invalid_grant'], [401, 'invalid_client'], [429, 'invalid_grant']] as const) {
+      const refused = await failure(json({ error, error_description: 'no' }, status));
+      assert.equal(refused.message, `${WHERE}: the token endpoint answered ${status} ${error}: no${CREDENTIALS_FIX}`, error);
+    }
+    const scope = await failure(json({ error: 'invalid_scope' }, 400));
+    assert.equal(
+      scope.message,
+      `${WHERE}: the token endpoint answered 400 invalid_scope; the scope was refused: check the service id it names ` +
+        '(SLICER_SERVICE_ID or SLICER_PREDICT_SERVICE_ID), and that this user may use that service',
+    );
+    for (const error of ['invalid_request', 'unauthorized_client', 'unsupported_grant_type', 'server_error', 'invalid_grant_type']) {
+      const other = await failure(json({ error }, 400));
+      assert.equal(other.message, `${WHERE}: the token endpoint answered 400 ${error}`, error);
+    }
   });
 
   // Some servers answer a refused grant with 200: read as a token answer, it said "token_type is missing".
   test('a 2xx carrying an OAuth error and no access_token is a refusal; one that carries a token is a token', async () => {
     const error = await failure(json({ error: 'invalid_grant', error_description: 'bad password hunter2' }), ['hunter2']);
     assert.ok(error instanceof TokenRequestRejectedError);
-    assert.equal(error.message, `${WHERE}: the token endpoint answered 200 invalid_grant: bad password [redacted]`);
+    assert.equal(error.message, `${WHERE}: the token endpoint answered 200 invalid_grant: bad password [redacted]${CREDENTIALS_FIX}`);
     assert.deepEqual([error.status, error.error, error.error_description], [200, 'invalid_grant', 'bad password [redacted]']);
     const described = await failure(json({ error_description: 'locked', token_type: 'Bearer' }));
     assert.ok(described instanceof TokenResponseError, 'a description alone is no refusal');
@@ -87,7 +106,8 @@ describe('processGrantResponse', () => {
   });
 
   test('a 401 or 403 whose body is not JSON, or not OAuth fields, names both causes: the credentials, or an address that is no token endpoint', async () => {
-    const hint = '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the authorization ' +
+    const hint =
+      '; the answer carries no OAuth error: check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is the authorization ' +
       "service's base address, not a service's or a proxy's";
     for (const status of [401, 403]) {
       // The answer's own words, when it has any and is no HTML page.
@@ -108,7 +128,7 @@ describe('processGrantResponse', () => {
       }
     }
     const client = await failure(json({ error: 'invalid_client' }, 401));
-    assert.equal(client.message, `${WHERE}: the token endpoint answered 401 invalid_client`, 'an OAuth error explains itself');
+    assert.equal(client.message, `${WHERE}: the token endpoint answered 401 invalid_client${CREDENTIALS_FIX}`, 'an OAuth error says which');
   });
 
   test("a 401 that asks for a Bearer token is a service's: it names SLICER_AUTH_URL alone, whatever the body says", async () => {
@@ -121,7 +141,7 @@ describe('processGrantResponse', () => {
       const oauth = await failure(answer('{"error":"invalid_token"}', { status: 401, headers }));
       assert.equal(oauth.message, `${WHERE}: the token endpoint answered 401 invalid_token${hint}`, challenge);
     }
-    const unexplained = '; the answer carries no OAuth error: check the username and password, and that SLICER_AUTH_URL is the ' +
+    const unexplained = '; the answer carries no OAuth error: check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is the ' +
       "authorization service's base address, not a service's or a proxy's";
     for (const challenge of ['Basic realm="bearer"', 'Bearerish', 'Negotiate']) {
       const error = await failure(answer('{}', { status: 401, headers: { 'www-authenticate': challenge } }));
@@ -159,7 +179,7 @@ describe('processGrantResponse', () => {
     assert.equal(single.message, `${WHERE}: the token endpoint answered 404${hint}`, 'the endpoint as documented: another cause');
     // A service that answers 404 for an unknown user says so in OAuth fields: that is a refusal, not a wrong address.
     const user = await failure(json({ error: 'invalid_grant' }, 404));
-    assert.equal(user.message, `${WHERE}: the token endpoint answered 404 invalid_grant`);
+    assert.equal(user.message, `${WHERE}: the token endpoint answered 404 invalid_grant${CREDENTIALS_FIX}`);
     const described = await failure(json({ error_description: 'no such user' }, 404));
     assert.equal(described.message, `${WHERE}: the token endpoint answered 404 no such user`);
     for (const status of [400, 409, 429]) {

@@ -14,7 +14,7 @@ import type { GrantFetcher } from './grant.ts';
 import type { AuthEvent } from './events.ts';
 import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
-import { failureWords, processGrantResponse } from './grant_response.ts';
+import { failureWords, oauthFix, processGrantResponse } from './grant_response.ts';
 import { cannotReach, networkCause, networkFix } from './network_cause.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { retryAfterMs } from './retry_after.ts';
@@ -175,7 +175,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
         : `; it asks for ${Math.ceil(asked / 1000)} s before the next request (Retry-After), so it was not asked again`;
       // A 4xx carrying an OAuth error (429 invalid_grant for a locked account) is a refusal, whatever its status.
       if (oauth.error && error.response.status < 500) {
-        throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail}${tried}`, {
+        throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail}${tried}${oauthFix(oauth.error)}`, {
           status: error.response.status,
           ...oauth,
           response: error.response,

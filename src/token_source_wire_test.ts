@@ -183,8 +183,19 @@ describe('token source on the wire', () => {
       source([reply('429 Too Many Requests', JSON.stringify({ error_description: 'wait', error: 'invalid_grant' }))]),
     );
     assert.ok(locked instanceof TokenRequestRejectedError);
-    assert.equal(locked.message, `${where()}: the token endpoint answered 429 Too Many Requests invalid_grant: wait`);
+    assert.equal(
+      locked.message,
+      `${where()}: the token endpoint answered 429 Too Many Requests invalid_grant: wait; the credentials were refused: ` +
+        'check SLICER_USERNAME and SLICER_PASSWORD',
+    );
     assert.equal(locked.status, 429);
+    const scope = reply('429 Too Many Requests', '{"error":"invalid_scope"}');
+    const refusedScope = await failure(source([scope, scope], { retries: 1 }));
+    assert.equal(
+      refusedScope.message,
+      `${where()}: the token endpoint answered 429 Too Many Requests invalid_scope after 1 retry; the scope was refused: ` +
+        'check the service id it names (SLICER_SERVICE_ID or SLICER_PREDICT_SERVICE_ID), and that this user may use that service',
+    );
   });
 
   test('an answer asking for a longer wait than 30 s (Retry-After) is not asked again; it says how long it asked for', async () => {

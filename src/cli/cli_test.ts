@@ -124,15 +124,21 @@ describe('CLI: help, usage errors, exit codes', () => {
     const wrongPassword = 'wrong-Pa55-7f3a9c';
     const wrong = await cli(['token'], { SLICER_PASSWORD: wrongPassword });
     assert.equal(wrong.code, 1);
-    assert.match(wrong.err, /invalid_grant.*\[TOKEN_REQUEST_REJECTED\]\n/s);
     assert.match(
       wrong.err,
-      /^Check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while \("npx slicer-auth doctor" checks the whole set-up and sends them once\)\.$/m,
+      /invalid_grant: .*; the credentials were refused: check SLICER_USERNAME and SLICER_PASSWORD \[TOKEN_REQUEST_REJECTED\]\n/,
+    );
+    assert.match(
+      wrong.err,
+      /^After several failures the account may be locked for a while \("npx slicer-auth doctor" checks the whole set-up and sends the credentials once\)\.$/m,
     );
     assert.ok(!(wrong.err + wrong.out).includes(wrongPassword), 'no password echoed');
     const unknownService = await cli(['token'], { SLICER_SERVICE_ID: 'no-such-service' });
-    assert.match(unknownService.err, /invalid_scope/);
-    assert.doesNotMatch(unknownService.err, /Check SLICER_USERNAME/, 'a refused scope is no refused password');
+    assert.match(
+      unknownService.err,
+      /invalid_scope: .*; the scope was refused: check the service id it names \(SLICER_SERVICE_ID or SLICER_PREDICT_SERVICE_ID\), and that this user may use that service \[TOKEN_REQUEST_REJECTED\]\n/,
+    );
+    assert.doesNotMatch(unknownService.err, /SLICER_USERNAME|After several failures/, 'a refused scope is no refused password');
   });
 
   test('with nothing configured, a configuration error also says how to try the embedded sandbox; with something set, it does not', async () => {

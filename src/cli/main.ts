@@ -100,8 +100,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.err(`${error.message} [${error.code}]`);
       if (refusesCredentials(error)) {
         io.err(
-          'Check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked for a while ' +
-            '("npx slicer-auth doctor" checks the whole set-up and sends them once).',
+          'After several failures the account may be locked for a while ("npx slicer-auth doctor" checks the whole ' +
+            'set-up and sends the credentials once).',
         );
       }
       // The client's own error gives the first run's fix when no setting reached it; a command's option may have.

@@ -191,7 +191,7 @@ describe('slicer-auth doctor', () => {
           return { SLICER_PREDICT_SERVICE_ID: undefined };
         },
         'token request (slicer)',
-        /answered 429 Too Many Requests invalid_grant: locked\n/,
+        /answered 429 Too Many Requests invalid_grant: locked; the credentials were refused: check SLICER_USERNAME and SLICER_PASSWORD\n/,
         /fix: check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked/,
       ],
       [
