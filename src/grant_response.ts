@@ -33,6 +33,9 @@ export const CREDENTIALS_REFUSED: readonly (string | undefined)[] = ['invalid_gr
 /** Where the username and the password are set, for the fix of a refusal that may be theirs. */
 const CREDENTIALS = `${SETTINGS.username.env} and ${SETTINGS.password.env}`;
 
+/** The fix of an answer that is no token response as contract 4.1 describes: the address, else the service. */
+const NOT_A_TOKEN_RESPONSE = "; check SLICER_AUTH_URL (the authorization service's base address), else tell that service's owners";
+
 /** Statuses of an address that takes no token request (not found, method not allowed, gone). */
 const NOT_AN_ENDPOINT = [404, 405, 410];
 
@@ -235,7 +238,7 @@ export async function processGrantResponse(
     );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new TokenResponseError(`${where}: the token response is not a JSON object`, ['(body)']);
+    throw new TokenResponseError(`${where}: the token response is not a JSON object${NOT_A_TOKEN_RESPONSE}`, ['(body)']);
   }
   // A refusal answered with a 2xx, as some servers send one: an OAuth error and no token.
   const oauth = oauthOf(json, secrets);
@@ -245,7 +248,7 @@ export async function processGrantResponse(
     // Stryker disable next-line StringLiteral: unreachable fallback, every issue below an object checked above has a path
     const problems = result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '(body)', message: issue.message }));
     throw new TokenResponseError(
-      `${where}: the token response is malformed: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+      `${where}: the token response is malformed: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}${NOT_A_TOKEN_RESPONSE}`,
       problems.map((p) => p.path),
     );
   }
@@ -255,7 +258,8 @@ export async function processGrantResponse(
     // Using a token for another service than asked is a security bug, not a nuisance. A scope left
     // out (or null) is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
     throw new TokenResponseError(
-      `${where}: the token response is for scope "${redact(grant.scope, [...secrets, grant.access_token])}", not the one requested`,
+      `${where}: the token response is for scope "${redact(grant.scope, [...secrets, grant.access_token])}", not the one requested; ` +
+        "the token is not used: tell the authorization service's owners",
       ['scope'],
     );
   }

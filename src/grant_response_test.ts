@@ -13,6 +13,8 @@ const SCOPE = 'service_id=slicer';
 const WHERE = `Cannot get a token for scope "${SCOPE}"`;
 /** The fix of a refusal of the credentials, word for word. */
 const CREDENTIALS_FIX = '; the credentials were refused: check SLICER_USERNAME and SLICER_PASSWORD';
+/** The fix of an answer that is no token response, word for word. */
+const ANSWER_FIX = "; check SLICER_AUTH_URL (the authorization service's base address), else tell that service's owners";
 
 /** An answer as if fetched from `url` (a Response built in memory has no URL of its own). */
 function answer(body: BodyInit | null, init: ResponseInit, url?: string): Response {
@@ -95,7 +97,7 @@ describe('processGrantResponse', () => {
     assert.deepEqual([error.status, error.error, error.error_description], [200, 'invalid_grant', 'bad password [redacted]']);
     const described = await failure(json({ error_description: 'locked', token_type: 'Bearer' }));
     assert.ok(described instanceof TokenResponseError, 'a description alone is no refusal');
-    assert.equal(described.message, `${WHERE}: the token response is malformed: access_token is missing`);
+    assert.equal(described.message, `${WHERE}: the token response is malformed: access_token is missing${ANSWER_FIX}`);
     const grant = await processGrantResponse(
       json({ error: 'none', access_token: 'tok', token_type: 'Bearer', expires_in: '60' }),
       SCOPE,
@@ -248,7 +250,7 @@ describe('processGrantResponse', () => {
     for (const body of [42, null, 'token', [{ access_token: 'abc' }]]) {
       const error = await failure(json(body));
       assert.ok(error instanceof TokenResponseError);
-      assert.equal(error.message, `${WHERE}: the token response is not a JSON object`, JSON.stringify(body));
+      assert.equal(error.message, `${WHERE}: the token response is not a JSON object${ANSWER_FIX}`, JSON.stringify(body));
       assert.deepEqual(error.paths, ['(body)']);
     }
   });
@@ -258,7 +260,7 @@ describe('processGrantResponse', () => {
     assert.ok(error instanceof TokenResponseError);
     assert.equal(
       error.message,
-      `${WHERE}: the token response is malformed: token_type must be "Bearer"; expires_in must be a number of seconds`,
+      `${WHERE}: the token response is malformed: token_type must be "Bearer"; expires_in must be a number of seconds${ANSWER_FIX}`,
     );
     assert.deepEqual(error.paths, ['token_type', 'expires_in']);
   });
@@ -280,7 +282,7 @@ describe('processGrantResponse', () => {
     ];
     for (const [fields, expected] of cases) {
       const error = await failure(json({ ...good, ...fields }));
-      assert.equal(error.message, `${WHERE}: the token response is malformed: ${expected}`, JSON.stringify(fields));
+      assert.equal(error.message, `${WHERE}: the token response is malformed: ${expected}${ANSWER_FIX}`, JSON.stringify(fields));
     }
     const one = await processGrantResponse(json({ ...good, access_token: 'x' }), SCOPE, 0, []);
     assert.equal(one.token, 'x', 'a token of one character');
@@ -289,7 +291,7 @@ describe('processGrantResponse', () => {
   test('a required field left out is said to be missing, not to be an object', async () => {
     const error = await failure(json({ expires_in: '3600' }));
     assert.ok(error instanceof TokenResponseError);
-    assert.equal(error.message, `${WHERE}: the token response is malformed: token_type is missing; access_token is missing`);
+    assert.equal(error.message, `${WHERE}: the token response is malformed: token_type is missing; access_token is missing${ANSWER_FIX}`);
     assert.deepEqual(error.paths, ['token_type', 'access_token']);
   });
 
@@ -312,7 +314,11 @@ describe('processGrantResponse', () => {
   test('a token for another scope is refused, naming that scope with the token redacted', async () => {
     const error = await failure(json({ access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: 'service_id=other tok' }));
     assert.ok(error instanceof TokenResponseError);
-    assert.equal(error.message, `${WHERE}: the token response is for scope "service_id=other [redacted]", not the one requested`);
+    assert.equal(
+      error.message,
+      `${WHERE}: the token response is for scope "service_id=other [redacted]", not the one requested; the token is not used: ` +
+        "tell the authorization service's owners",
+    );
     assert.deepEqual(error.paths, ['scope']);
   });
 
@@ -323,7 +329,11 @@ describe('processGrantResponse', () => {
     }
     for (const scope of ['slicer-x', 'service_id', 'slicer=service_id', 'id=slicer']) {
       const error = await failure(json({ access_token: 'tok', token_type: 'Bearer', expires_in: '60', scope }));
-      assert.equal(error.message, `${WHERE}: the token response is for scope "${scope}", not the one requested`, scope);
+      assert.equal(
+        error.message,
+        `${WHERE}: the token response is for scope "${scope}", not the one requested; the token is not used: tell the authorization service's owners`,
+        scope,
+      );
     }
   });
 
