@@ -18,6 +18,9 @@ import { createTokenSource, retryWait, type TokenSourceOptions } from './token_s
 
 const SCOPE = 'service_id=s';
 const GOOD = JSON.stringify({ access_token: 'tok', token_type: 'Bearer', expires_in: '3600', scope: SCOPE });
+/** The fix a 429 ends with, word for word. */
+const RATE_FIX = '; the token endpoint limits how often it is asked (429): wait as long as it asks, then run again; ' +
+  'processes that use this account can share tokens (SLICER_CACHE_FILE or SLICER_STORE_URL)';
 
 /** What one request got: its head and body as received, and the socket to answer on. */
 interface Received {
@@ -178,7 +181,7 @@ describe('token source on the wire', () => {
   test('a 429 without OAuth fields is unavailable; with an OAuth error it is a refusal', async () => {
     const busy = await failure(source([reply('429 Too Many Requests', 'slow down', 'text/plain')]));
     assert.ok(busy instanceof TokenEndpointUnavailableError);
-    assert.equal(busy.message, `${where()}: the token endpoint answered 429 Too Many Requests (said: slow down)`);
+    assert.equal(busy.message, `${where()}: the token endpoint answered 429 Too Many Requests (said: slow down)${RATE_FIX}`);
     const locked = await failure(
       source([reply('429 Too Many Requests', JSON.stringify({ error_description: 'wait', error: 'invalid_grant' }))]),
     );
@@ -211,7 +214,7 @@ describe('token source on the wire', () => {
     assert.equal(
       limited.message,
       `${where()}: the token endpoint answered 429 Too Many Requests slow_down; ` +
-        'it asks for 3600 s before the next request (Retry-After), so it was not asked again',
+        `it asks for 3600 s before the next request (Retry-After), so it was not asked again${RATE_FIX}`,
     );
     // An HTTP date, read against the injected wall clock (1_700_000_000_000 is Tue, 14 Nov 2023 22:13:20 GMT).
     const down = await failure(source([asking('503 Service Unavailable', 'Tue, 14 Nov 2023 22:13:51 GMT', '{}')], { retries: 2 }));

@@ -118,7 +118,8 @@ describe('slicer-auth doctor', () => {
         'a wrong password',
         () => ({ SLICER_PASSWORD: 'wrong-password' }),
         'token request (slicer)',
-        /invalid_grant/,
+        // The reason without the fix the client's message ends with: the fix line says it.
+        /answered 400 invalid_grant: Invalid username or password\n/,
         /fix: check SLICER_USERNAME and SLICER_PASSWORD/,
       ],
       [
@@ -132,7 +133,7 @@ describe('slicer-auth doctor', () => {
         'an unknown service id',
         () => ({ SLICER_SERVICE_ID: 'no-such-service' }),
         'token request (slicer)',
-        /invalid_scope/,
+        /answered 400 invalid_scope: The scope must be "service_id=<id>" naming the slicing or the prediction service\n/,
         /fix: SLICER_SERVICE_ID is not a service/,
       ],
       [
@@ -191,7 +192,7 @@ describe('slicer-auth doctor', () => {
           return { SLICER_PREDICT_SERVICE_ID: undefined };
         },
         'token request (slicer)',
-        /answered 429 Too Many Requests invalid_grant: locked; the credentials were refused: check SLICER_USERNAME and SLICER_PASSWORD\n/,
+        /answered 429 Too Many Requests invalid_grant: locked\n/,
         /fix: check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked/,
       ],
       [

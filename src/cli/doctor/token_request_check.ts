@@ -7,10 +7,10 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
 import { refusesCredentials } from '../../grant_pause.ts';
-import { isMisaddressed, isServiceIdAlone, isServiceRefusal, isUnexplained, processGrantResponse } from '../../grant_response.ts';
+import { isMisaddressed, isServiceIdAlone, isServiceRefusal, isUnexplained, oauthFix, processGrantResponse } from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { networkCause, networkFix } from '../../network_cause.ts';
-import { sendGrantRequest } from '../../token_source.ts';
+import { RATE_LIMITED_FIX, sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 
@@ -18,8 +18,6 @@ import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from 
 const LOCKED = 'after several failures the account may be locked for a while (the doctor tries once)';
 
 /** The fix for a rate limit: waiting, and fewer token requests. */
-const RATE_LIMITED = 'the token endpoint limits how often it is asked (429): wait as long as it asks, then run again; ' +
-  'processes that use this account can share tokens (SLICER_CACHE_FILE or SLICER_STORE_URL)';
 
 /** A clock difference above this is worth a warning: expiry is judged on the server's clock. */
 const MAX_SKEW_MS = 60_000;
@@ -100,7 +98,9 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     const refusal = error instanceof TokenRequestRejectedError ? error : undefined;
     // A 429 is a rate limit, unless it says the grant is refused (a locked account, which the credentials' fix covers).
     const limited = (error as { status?: number }).status === 429 && refusal?.error !== 'invalid_grant';
-    if (limited) return { grant: undefined, result: fail(error.message, RATE_LIMITED) };
+    // The reason without the fix the message ends with: the fix line says it, for this set-up.
+    const reason = error.message.replace(limited ? `; ${RATE_LIMITED_FIX}` : oauthFix(refusal?.error), '');
+    if (limited) return { grant: undefined, result: fail(reason, RATE_LIMITED_FIX) };
     const fixes: Partial<Record<string, string>> = {
       [ErrorCode.TOKEN_REQUEST_REJECTED]: refusal?.error === 'invalid_scope'
         ? `${service.id.env} is not a service this authorization service knows: correct it`
@@ -123,7 +123,7 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     };
     return {
       grant: undefined,
-      result: fail(error.message, fixes[error.code] ?? 'see the reason above'),
+      result: fail(reason, fixes[error.code] ?? 'see the reason above'),
       credentialsRefused: refusesCredentials(error),
     };
   }
