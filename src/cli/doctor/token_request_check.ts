@@ -17,8 +17,6 @@ import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from 
 /** What a fix that sends the password again adds: the doctor's one try does not lock the account, repeated ones may. */
 const LOCKED = 'after several failures the account may be locked for a while (the doctor tries once)';
 
-/** The fix for a rate limit: waiting, and fewer token requests. */
-
 /** A clock difference above this is worth a warning: expiry is judged on the server's clock. */
 const MAX_SKEW_MS = 60_000;
 
