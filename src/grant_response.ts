@@ -33,6 +33,10 @@ export const CREDENTIALS_REFUSED: readonly (string | undefined)[] = ['invalid_gr
 /** Where the username and the password are set, for the fix of a refusal that may be theirs. */
 const CREDENTIALS = `${SETTINGS.username.env} and ${SETTINGS.password.env}`;
 
+/** The fix of a 401 or 403 without OAuth fields, which the credentials or the address may cause (see {@link isUnexplained}). */
+export const UNEXPLAINED_FIX = `the answer carries no OAuth error: check ${CREDENTIALS}, and that SLICER_AUTH_URL is the ` +
+  "authorization service's base address, not a service's or a proxy's";
+
 /** The fix of an answer that is no token response as contract 4.1 describes: the address, else the service. */
 const NOT_A_TOKEN_RESPONSE = "; check SLICER_AUTH_URL (the authorization service's base address), else tell that service's owners";
 
@@ -176,8 +180,7 @@ function refused(
     ? "; the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's " +
       "base address, not a service's"
     : isUnexplained(refusal)
-    ? `; the answer carries no OAuth error: check ${CREDENTIALS}, and that SLICER_AUTH_URL is the authorization ` +
-      "service's base address, not a service's or a proxy's"
+    ? `; ${UNEXPLAINED_FIX}`
     : oauthFix(refusal.error);
   return new TokenRequestRejectedError(
     `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,

@@ -196,6 +196,16 @@ describe('slicer-auth doctor', () => {
         /fix: check SLICER_USERNAME and SLICER_PASSWORD; after several failures the account may be locked/,
       ],
       [
+        'a 401 in words of its own (no OAuth fields): both causes, once',
+        () => {
+          h.sandbox.store.addFault({ status: 401, body: '{"detail":"Invalid username/password."}', times: 1 });
+          return { SLICER_PREDICT_SERVICE_ID: undefined };
+        },
+        'token request (slicer)',
+        /answered 401 \(said: detail: Invalid username\/password\.\)\n/,
+        /fix: check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL is the authorization service's base address \(not a service's or a proxy's\); after several failures/,
+      ],
+      [
         'an auth URL with a path nothing answers at',
         () => ({ SLICER_AUTH_URL: `${h.sandbox.env.SLICER_AUTH_URL}/api`, SLICER_PREDICT_SERVICE_ID: undefined }),
         'token request (slicer)',

@@ -7,7 +7,15 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
 import { refusesCredentials } from '../../grant_pause.ts';
-import { isMisaddressed, isServiceIdAlone, isServiceRefusal, isUnexplained, oauthFix, processGrantResponse } from '../../grant_response.ts';
+import {
+  isMisaddressed,
+  isServiceIdAlone,
+  isServiceRefusal,
+  isUnexplained,
+  oauthFix,
+  processGrantResponse,
+  UNEXPLAINED_FIX,
+} from '../../grant_response.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { networkCause, networkFix } from '../../network_cause.ts';
 import { RATE_LIMITED_FIX, sendGrantRequest } from '../../token_source.ts';
@@ -97,7 +105,12 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     // A 429 is a rate limit, unless it says the grant is refused (a locked account, which the credentials' fix covers).
     const limited = (error as { status?: number }).status === 429 && refusal?.error !== 'invalid_grant';
     // The reason without the fix the message ends with: the fix line says it, for this set-up.
-    const reason = error.message.replace(limited ? `; ${RATE_LIMITED_FIX}` : oauthFix(refusal?.error), '');
+    const appended = limited
+      ? `; ${RATE_LIMITED_FIX}`
+      : refusal && isUnexplained(refusal)
+      ? `; ${UNEXPLAINED_FIX}`
+      : oauthFix(refusal?.error);
+    const reason = error.message.replace(appended, '');
     if (limited) return { grant: undefined, result: fail(reason, RATE_LIMITED_FIX) };
     const fixes: Partial<Record<string, string>> = {
       [ErrorCode.TOKEN_REQUEST_REJECTED]: refusal?.error === 'invalid_scope'
