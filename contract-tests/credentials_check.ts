@@ -14,7 +14,8 @@ import { systemClock } from '../src/clock.ts';
 import type { Config } from '../src/config.ts';
 import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
-import { CREDENTIALS_REFUSED, isServiceRefusal, processGrantResponse } from '../src/grant_response.ts';
+import { processGrantResponse } from '../src/grant_response.ts';
+import { CREDENTIALS_REFUSED, isServiceRefusal } from '../src/refusal.ts';
 import { sendGrantRequest } from '../src/token_source.ts';
 
 /**

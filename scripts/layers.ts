@@ -46,10 +46,10 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'stores and token source',
-    files: /^src\/(stores\/[^/]+|token_source|grant_body|grant_response|grant_pause)\.ts$/,
-    shown: '`src/stores/*.ts`, `src/{token_source,grant_body,grant_response,grant_pause}.ts`',
+    files: /^src\/(stores\/[^/]+|token_source|grant_body|grant_response|refusal|grant_pause)\.ts$/,
+    shown: '`src/stores/*.ts`, `src/{token_source,grant_body,grant_response,refusal,grant_pause}.ts`',
     holds: 'the `TokenStore` interface, the memory, file and sealed Redis stores and their selection; ' +
-      'the password grant (send, read the answer within its limits, then process, pause after a failure)',
+      "the password grant (send, read the answer within its limits, then process, tell a refusal's cause and fix, pause after a failure)",
   },
   {
     name: 'token cache',

@@ -16,7 +16,7 @@
  */
 import { AuthError, TokenRequestRejectedError } from './errors.ts';
 import type { GrantFetcher } from './grant.ts';
-import { CREDENTIALS_REFUSED } from './grant_response.ts';
+import { CREDENTIALS_REFUSED } from './refusal.ts';
 import { retryAfterMs } from './retry_after.ts';
 
 /** The pause after the first failure in a row; each further failure doubles it. */

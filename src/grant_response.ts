@@ -11,15 +11,7 @@ import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseErr
 import type { Grant } from './grant.ts';
 import { redact, type Secret } from './redact.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas.ts';
-import { SERVICES } from './services.ts';
-import { SETTINGS } from './settings.ts';
-
-/** A refused token request: its status and OAuth fields (RFC 6749 §5.2). */
-interface Refusal {
-  readonly status: number;
-  readonly error?: string | undefined;
-  readonly error_description?: string | undefined;
-}
+import { isMisaddressed, isServiceRefusal, refusalFix } from './refusal.ts';
 
 /**
  * The longest validity taken from an answer, in seconds: a year. A longer one (up to `1e308`, whose milliseconds are
@@ -27,64 +19,8 @@ interface Refusal {
  */
 const MAX_EXPIRES_IN_S = 365 * 24 * 3600;
 
-/** The OAuth errors (RFC 6749 §5.2) that refuse the user or the password: asking again with them cannot succeed. */
-export const CREDENTIALS_REFUSED: readonly (string | undefined)[] = ['invalid_grant', 'invalid_client'];
-
-/** Where the username and the password are set, for the fix of a refusal that may be theirs. */
-const CREDENTIALS = `${SETTINGS.username.env} and ${SETTINGS.password.env}`;
-
-/** The fix of a 401 or 403 without OAuth fields, which the credentials or the address may cause (see {@link isUnexplained}). */
-export const UNEXPLAINED_FIX = `the answer carries no OAuth error: check ${CREDENTIALS}, and that SLICER_AUTH_URL is the ` +
-  "authorization service's base address, not a service's or a proxy's";
-
 /** The fix of an answer that is no token response as contract 4.1 describes: the address, else the service. */
 const NOT_A_TOKEN_RESPONSE = "; check SLICER_AUTH_URL (the authorization service's base address), else tell that service's owners";
-
-/** Statuses of an address that takes no token request (not found, method not allowed, gone). */
-const NOT_AN_ENDPOINT = [404, 405, 410];
-
-/**
- * Whether a refusal says that nothing takes token requests at the address (a
- * wrong SLICER_AUTH_URL) rather than that the request was refused: such a
- * status without OAuth fields (a service that answers 404 for an unknown user
- * says so in them).
- *
- * @param refusal the refusal's status and OAuth fields
- * @returns true for a wrong address
- */
-export function isMisaddressed(refusal: Refusal): boolean {
-  return NOT_AN_ENDPOINT.includes(refusal.status) && !refusal.error && !refusal.error_description;
-}
-
-/** Statuses by which a protected address refuses a request without credentials: unauthorised, forbidden. */
-const PROTECTED = [401, 403];
-
-/**
- * Whether a refusal may come from something other than a token endpoint: a 401 or 403 without OAuth fields, as a
- * service or a proxy in front of one answers a request without its credentials. A token endpoint may answer wrong
- * credentials so too (the contract shows no error format), so both causes are told.
- *
- * @param refusal the refusal's status and OAuth fields
- * @returns true for such a refusal
- */
-export function isUnexplained(refusal: Refusal): boolean {
-  return PROTECTED.includes(refusal.status) && !refusal.error && !refusal.error_description;
-}
-
-/** A `WWW-Authenticate` header with a Bearer challenge among its challenges (RFC 6750 §3). */
-const BEARER_CHALLENGE = /(?:^|,)\s*bearer(?:\s|,|$)/i;
-
-/**
- * Whether a refusal is a service's: a 401 that asks for a Bearer token (`WWW-Authenticate: Bearer`), as a protected
- * resource does and a token endpoint has no reason to. SLICER_AUTH_URL then names a service, whatever the body says.
- *
- * @param refusal the refusal's status and, when kept, its answer
- * @returns true for a service's refusal
- */
-export function isServiceRefusal(refusal: { readonly status: number; readonly response?: Response | undefined }): boolean {
-  // Stryker disable next-line StringLiteral: without the header, any text but a Bearer challenge reads the same
-  return refusal.status === 401 && BEARER_CHALLENGE.test(refusal.response?.headers.get('www-authenticate') ?? '');
-}
 
 /** The longest part of an answer's own words put in a message. */
 const SAID_CHARS = 160;
@@ -144,20 +80,6 @@ function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
 }
 
 /**
- * The fix an OAuth error calls for (RFC 6749 §5.2), as the end of a message: the credentials for a refusal of them,
- * the service id for a refused scope; nothing for another error.
- *
- * @param error the answer's OAuth `error`
- * @returns `; ` and the fix, or an empty text
- */
-export function oauthFix(error: string | undefined): string {
-  if (CREDENTIALS_REFUSED.includes(error)) return `; the credentials were refused: check ${CREDENTIALS}`;
-  if (error !== 'invalid_scope') return '';
-  return `; the scope was refused: check the service id it names (${SERVICES.map((service) => service.id.env).join(' or ')}), ` +
-    'and that this user may use that service';
-}
-
-/**
  * The error for a refused token request: its status and OAuth fields, and the fix where its cause is known: the
  * address (nothing takes token requests there, or a service answered), the credentials (refused, or a 401 or 403
  * that may be theirs), or the service id in the scope.
@@ -179,9 +101,7 @@ function refused(
     : isServiceRefusal({ status: response.status, response })
     ? "; the answer asks for a Bearer token, as a service does: SLICER_AUTH_URL must be the authorization service's " +
       "base address, not a service's"
-    : isUnexplained(refusal)
-    ? `; ${UNEXPLAINED_FIX}`
-    : oauthFix(refusal.error);
+    : refusalFix(refusal);
   return new TokenRequestRejectedError(
     `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,
     { ...refusal, response },

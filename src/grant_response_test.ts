@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
-import { isServiceRefusal, processGrantResponse } from './grant_response.ts';
+import { processGrantResponse } from './grant_response.ts';
+import { isServiceRefusal } from './refusal.ts';
 
 const SCOPE = 'service_id=slicer';
 const WHERE = `Cannot get a token for scope "${SCOPE}"`;

@@ -14,15 +14,11 @@ import type { GrantFetcher } from './grant.ts';
 import type { AuthEvent } from './events.ts';
 import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from './errors.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
-import { failureWords, oauthFix, processGrantResponse } from './grant_response.ts';
+import { failureWords, processGrantResponse } from './grant_response.ts';
+import { answerFix } from './refusal.ts';
 import { cannotReach, networkCause, networkFix } from './network_cause.ts';
 import { redact, sanitizeCause, type Secret } from './redact.ts';
 import { retryAfterMs } from './retry_after.ts';
-import { SETTINGS } from './settings.ts';
-
-/** What to do about a token endpoint that limits how often it is asked (429); the doctor's fix too. */
-export const RATE_LIMITED_FIX = 'the token endpoint limits how often it is asked (429): wait as long as it asks, then run again; ' +
-  `processes that use this account can share tokens (${SETTINGS.cacheFile.env} or ${SETTINGS.storeUrl.env})`;
 
 /** What {@link createTokenSource} needs. */
 export interface TokenSourceOptions {
@@ -178,8 +174,7 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       const tried = asked === undefined
         ? afterRetries
         : `; it asks for ${Math.ceil(asked / 1000)} s before the next request (Retry-After), so it was not asked again`;
-      // The fix: the credentials' or the scope's for their OAuth errors, else a rate limit's for a 429.
-      const fix = oauthFix(oauth.error) || (error.response.status === 429 ? `; ${RATE_LIMITED_FIX}` : '');
+      const fix = answerFix({ status: error.response.status, ...oauth });
       // A 4xx carrying an OAuth error (429 invalid_grant for a locked account) is a refusal, whatever its status.
       if (oauth.error && error.response.status < 500) {
         throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail}${tried}${fix}`, {

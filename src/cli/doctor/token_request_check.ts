@@ -7,18 +7,11 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
 import { refusesCredentials } from '../../grant_pause.ts';
-import {
-  isMisaddressed,
-  isServiceIdAlone,
-  isServiceRefusal,
-  isUnexplained,
-  oauthFix,
-  processGrantResponse,
-  UNEXPLAINED_FIX,
-} from '../../grant_response.ts';
+import { isServiceIdAlone, processGrantResponse } from '../../grant_response.ts';
+import { answerFix, isMisaddressed, isServiceRefusal, isUnexplained, RATE_LIMITED_FIX } from '../../refusal.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { networkCause, networkFix } from '../../network_cause.ts';
-import { RATE_LIMITED_FIX, sendGrantRequest } from '../../token_source.ts';
+import { sendGrantRequest } from '../../token_source.ts';
 import { DEFAULT_SERVICE, type Service } from '../../services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 
@@ -103,14 +96,11 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     if (!isAuthError(error)) throw error;
     const refusal = error instanceof TokenRequestRejectedError ? error : undefined;
     // A 429 is a rate limit, unless it says the grant is refused (a locked account, which the credentials' fix covers).
-    const limited = (error as { status?: number }).status === 429 && refusal?.error !== 'invalid_grant';
+    /** The status and OAuth fields of the errors that carry them (a refusal, or an endpoint unavailable). */
+    const answer = error as Parameters<typeof answerFix>[0];
+    const limited = answer.status === 429 && refusal?.error !== 'invalid_grant';
     // The reason without the fix the message ends with: the fix line says it, for this set-up.
-    const appended = limited
-      ? `; ${RATE_LIMITED_FIX}`
-      : refusal && isUnexplained(refusal)
-      ? `; ${UNEXPLAINED_FIX}`
-      : oauthFix(refusal?.error);
-    const reason = error.message.replace(appended, '');
+    const reason = error.message.replace(answerFix(answer), '');
     if (limited) return { grant: undefined, result: fail(reason, RATE_LIMITED_FIX) };
     const fixes: Partial<Record<string, string>> = {
       [ErrorCode.TOKEN_REQUEST_REJECTED]: refusal?.error === 'invalid_scope'
