@@ -20,10 +20,10 @@
 export { authedFetch, getToken, getTokenInfo, tokenFetch } from './src/default_client.ts';
 export { createAuthClient } from './src/client.ts';
 export type { AuthClient, AuthClientOptions, FetchLike, Logger, TokenFetch, TokenFetchInit } from './src/client.ts';
-export type { AuthedFetch, AuthedFetchOptions } from './src/authed_fetch.ts';
-export type { SettingOptions, TokenTransport } from './src/config.ts';
-export type { ScopeInput } from './src/services.ts';
-export type { GetTokenOptions } from './src/token_cache.ts';
+export type { AuthedFetch, AuthedFetchOptions } from './src/request/authed_fetch.ts';
+export type { SettingOptions, TokenTransport } from './src/settings/config.ts';
+export type { ScopeInput } from './src/settings/services.ts';
+export type { GetTokenOptions } from './src/token_cache/token_cache.ts';
 export type { CacheLayer, TokenInfo, TokenOrigin } from './src/grant.ts';
 export type { AuthEvent, AuthEventListener, AuthEventType, EventListener } from './src/events.ts';
 export { createMemoryStore } from './src/stores/memory.ts';

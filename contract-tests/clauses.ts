@@ -5,7 +5,7 @@
  * reads these annotations.
  */
 import { test, type TestDetails } from '@playwright/test';
-import { readToolSettings } from '../src/tool_settings.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 import type { Boundary } from './boundary.ts';
 
 /**

@@ -11,12 +11,12 @@
  * failing or missing endpoint), clause by clause.
  */
 import { systemClock } from '../src/clock.ts';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/settings/config.ts';
 import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
-import { processGrantResponse } from '../src/grant_response.ts';
-import { CREDENTIALS_REFUSED, isServiceRefusal } from '../src/refusal.ts';
-import { sendGrantRequest } from '../src/token_source.ts';
+import { processGrantResponse } from '../src/token_source/grant_response.ts';
+import { CREDENTIALS_REFUSED, isServiceRefusal } from '../src/token_source/refusal.ts';
+import { sendGrantRequest } from '../src/token_source/token_source.ts';
 
 /**
  * Whether a refusal is of the user or the password: an OAuth error that says so, or a 401 that asks for no Bearer token.

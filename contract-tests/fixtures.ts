@@ -11,7 +11,7 @@ import { runTokenName, testTokenNames } from '../src/auth_ui/run_tokens.ts';
 import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken } from '../src/auth_ui/controls.ts';
 import { TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { systemClock } from '../src/clock.ts';
-import { readToolSettings } from '../src/tool_settings.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 import { ContractApi } from './contract_api.ts';
 import { savedLoginPath } from './paths.ts';
 import { openLogin, type SuiteOptions } from './saved_login.ts';

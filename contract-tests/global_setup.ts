@@ -15,7 +15,7 @@ import { checkCredentials } from './credentials_check.ts';
 import { EARLIER_LOGIN, savedLoginPath } from './paths.ts';
 import { forgetEarlierLogin, forgetLogin, newLoginKey } from './saved_login.ts';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
-import { readToolSettings } from '../src/tool_settings.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 import { describeTarget, ignoredByTheSandbox, liveConfig, loadTarget } from './target.ts';
 
 /** Playwright global setup; returns the teardown. */

@@ -1,6 +1,6 @@
 /** Where the suite keeps its files (all git-ignored). */
 import { join } from 'node:path';
-import { readToolSettings } from '../src/tool_settings.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 
 const settings = readToolSettings();
 

@@ -20,7 +20,7 @@ import process from 'node:process';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
-import { readToolSettings } from '../src/tool_settings.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 import { REPORTS } from './paths.ts';
 import type { SuiteOptions } from './saved_login.ts';
 import { liveAuthUrl, targetKind } from './target.ts';

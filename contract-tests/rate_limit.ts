@@ -5,7 +5,7 @@
  * sends again, so that such an answer is neither a failure of the clause the
  * call was checking nor (a refusal probe) a pass it did not earn.
  */
-import { retryAfterMs } from '../src/retry_after.ts';
+import { retryAfterMs } from '../src/token_source/retry_after.ts';
 
 /** How long one call may wait in all for a rate limit to pass. */
 export const RATE_LIMIT_MS = 120_000;

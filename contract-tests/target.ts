@@ -6,14 +6,14 @@
  * environment or `.env` are ignored, and said so) or `live` (the configured
  * service: every URL, both service ids and the credentials must be set and
  * non-empty, or the run refuses to start). Settings go through the client's
- * configuration model (`src/config.ts`): same validation, same messages.
+ * configuration model (`src/settings/config.ts`): same validation, same messages.
  */
 import process from 'node:process';
-import { type Config, parseConfig } from '../src/config.ts';
-import { readEnv, type ReadEnvOptions } from '../src/env.ts';
+import { type Config, parseConfig } from '../src/settings/config.ts';
+import { readEnv, type ReadEnvOptions } from '../src/settings/env.ts';
 import { ConfigError } from '../src/errors.ts';
-import { type SettingName, SETTINGS } from '../src/settings.ts';
-import { readToolSettings } from '../src/tool_settings.ts';
+import { type SettingName, SETTINGS } from '../src/settings/settings.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 
 /** Settings of the service under test. */
 export interface Target {

@@ -50,11 +50,11 @@ test('the import check fails when the sandbox reaches into the client, even down
 
 test('the import check counts dynamic imports and names a file outside every layer', () => {
   const { status, output } = check({
-    'src/errors.ts': "export const load = () => import('./token_cache.ts');\n",
-    'src/token_cache.ts': 'export {};\n',
+    'src/errors.ts': "export const load = () => import('./token_cache/token_cache.ts');\n",
+    'src/token_cache/token_cache.ts': 'export {};\n',
     'src/stray/thing.ts': 'export {};\n',
   });
   assert.equal(status, 1);
-  assert.match(output, /upward arrow: src\/errors\.ts \(leaves\) imports src\/token_cache\.ts \(token cache\)/);
+  assert.match(output, /upward arrow: src\/errors\.ts \(leaves\) imports src\/token_cache\/token_cache\.ts \(token cache\)/);
   assert.match(output, /src\/stray\/thing\.ts is in no layer/);
 });

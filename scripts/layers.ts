@@ -22,53 +22,52 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   {
     name: 'leaves',
-    files:
-      /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|request_url|closest|deno_refusal|retry_after|network_cause)\.ts$/,
-    shown:
-      '`src/{fetch,clock,defaults,grant,errors,redact,schemas,events,abort,request_url,closest,deno_refusal,retry_after,network_cause}.ts`',
+    files: /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|closest)\.ts$/,
+    shown: '`src/{fetch,clock,defaults,grant,errors,redact,schemas,events,abort,closest}.ts`',
     holds: "`FetchLike` and `Logger`; the injectable `Clock` (the only reader of time); the code options' defaults; " +
       "`Grant`, `TokenOrigin` and the refresh margins; the error hierarchy; `Secret` and redaction; the token answer's schemas; " +
-      'the event types; one caller\'s abort; relative URLs; "did you mean"; telling Deno\'s refusal of a permission; reading `Retry-After`; naming a network failure and its fix',
+      'the event types; one caller\'s abort; "did you mean"',
   },
   {
     name: 'settings',
-    files: /^src\/(setting_schemas|settings|tool_settings|env|services|url_policy)\.ts$/,
-    shown: '`src/{setting_schemas,settings,tool_settings,env,services,url_policy}.ts`',
+    files: /^src\/settings\/(setting_schemas|settings|tool_settings|env|deno_refusal|services|url_policy)\.ts$/,
+    shown: '`src/settings/{setting_schemas,settings,tool_settings,env,deno_refusal,services,url_policy}.ts`',
     holds:
-      "THE settings table and its schemas; the tools' table; reading the environment and `.env`; THE services table and the scopes naming them; " +
-      'the plain-http and origin policy',
+      "THE settings table and its schemas; the tools' table; reading the environment and `.env`, and telling Deno's refusal of a permission; " +
+      'THE services table and the scopes naming them; the plain-http and origin policy',
   },
   {
     name: 'config',
-    files: /^src\/(config|scope_target)\.ts$/,
-    shown: '`src/{config,scope_target}.ts`',
+    files: /^src\/settings\/(config|scope_target)\.ts$/,
+    shown: '`src/settings/{config,scope_target}.ts`',
     holds: 'validated `Config` with provenance; a scope resolved to its base URL, token and allowed origins; the scope of an absolute URL',
   },
   {
     name: 'stores and token source',
-    files: /^src\/(stores\/[^/]+|token_source|grant_body|grant_response|refusal|grant_pause)\.ts$/,
-    shown: '`src/stores/*.ts`, `src/{token_source,grant_body,grant_response,refusal,grant_pause}.ts`',
+    files: /^src\/(stores|token_source)\/[^/]+\.ts$/,
+    shown: '`src/stores/`, `src/token_source/`',
     holds: 'the `TokenStore` interface, the memory, file and sealed Redis stores and their selection; ' +
-      "the password grant (send, read the answer within its limits, then process, tell a refusal's cause and fix, pause after a failure)",
+      "the password grant (send, read the answer within its limits, then process, tell a refusal's cause and fix, " +
+      'read `Retry-After`, name a network failure and its fix, pause after a failure)',
   },
   {
     name: 'token cache',
-    files: /^src\/(shared_grants|process_share|token_cache)\.ts$/,
-    shown: '`src/{shared_grants,process_share,token_cache}.ts`',
+    files: /^src\/token_cache\/[^/]+\.ts$/,
+    shown: '`src/token_cache/`',
     holds: "the distributed single flight over a store; what a process's clients with the same credentials share; " +
       'the per-scope cache with refresh margins',
   },
   {
     name: 'request engine',
-    files: /^src\/(request_engine|request_wire|authed_fetch)\.ts$/,
-    shown: '`src/{request_engine,request_wire,authed_fetch}.ts`',
+    files: /^src\/request\/[^/]+\.ts$/,
+    shown: '`src/request/`',
     holds: 'THE request engine (`tokenFetch`: scope, origin binding, token, 401) over its wire (attaching, same-origin redirects); ' +
-      '`authedFetch`, ky over the engine',
+      'relative URLs; `authedFetch`, ky over the engine',
   },
   {
     name: 'telemetry',
-    files: /^src\/(telemetry|otel)\.ts$/,
-    shown: '`src/{telemetry,otel}.ts`',
+    files: /^src\/telemetry\/[^/]+\.ts$/,
+    shown: '`src/telemetry/`',
     holds: 'events to `onEvent`, the logger and OpenTelemetry',
   },
   {

@@ -8,14 +8,19 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
-import { ENV_KEYS } from '../src/settings.ts';
+import { ENV_KEYS } from '../src/settings/settings.ts';
 import { startSandbox } from '../src/sandbox/mod.ts';
 import { runProcess } from '../src/testing/processes.ts';
 import { redisRequired, startRedis } from '../src/testing/redis_server.ts';
 import { scratchDir } from '../src/testing/scratch.ts';
 
 /** The module's own unit tests (node:test + node:assert/strict), portable as they are. */
-const UNIT_TESTS = ['src/token_cache_test.ts', 'src/config_test.ts', 'src/client_test.ts', 'src/token_source_test.ts'];
+const UNIT_TESTS = [
+  'src/token_cache/token_cache_test.ts',
+  'src/settings/config_test.ts',
+  'src/client_test.ts',
+  'src/token_source/token_source_test.ts',
+];
 /** Deno and Bun come from npm through npx (outside the lock file: npm ci cannot lock every platform's binaries). */
 const DENO = ['npx', '--yes', 'deno@2.9.6'] as const;
 const BUN = ['npx', '--yes', 'bun@1.4.5'] as const;

@@ -14,7 +14,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { systemClock } from './clock.ts';
 import type { AuthEvent } from './events.ts';
 import { createMemoryStore } from './stores/memory.ts';
-import { createEmitter } from './telemetry.ts';
+import { createEmitter } from './telemetry/telemetry.ts';
 import { eventually } from './testing/eventually.ts';
 import { runProcess } from './testing/processes.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';

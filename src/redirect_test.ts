@@ -11,7 +11,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import type { AuthClient } from './client.ts';
 import { listen, type Listening } from './sandbox/serve.ts';
-import { MAX_REDIRECTS } from './request_wire.ts';
+import { MAX_REDIRECTS } from './request/request_wire.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
 let h: Harness;

@@ -11,7 +11,7 @@ import { ErrorCode, isAuthError } from './errors.ts';
 import type { Listening } from './sandbox/serve.ts';
 import { runTs } from './testing/processes.ts';
 import { listenTls, TEST_CA_FILE } from './testing/tls_server.ts';
-import { networkCause, networkFix } from './network_cause.ts';
+import { networkCause, networkFix } from './token_source/network_cause.ts';
 
 const FIX = "the certificate's issuer is not trusted here: if your organisation's own CA issues it, trust that CA " +
   '(NODE_EXTRA_CA_CERTS=<ca.pem> for Node and Bun, DENO_CERT=<ca.pem> for Deno)';

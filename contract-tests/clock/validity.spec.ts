@@ -6,7 +6,7 @@
  * alone, after the other projects (project `clock`).
  */
 import { clause, expect, refused, test } from '../fixtures.ts';
-import { readToolSettings } from '../../src/tool_settings.ts';
+import { readToolSettings } from '../../src/settings/tool_settings.ts';
 
 test(
   '5.2/8: a temporary token is accepted at 3599 s and refused after 3600 s (sandbox clock)',

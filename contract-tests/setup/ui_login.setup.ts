@@ -12,7 +12,7 @@ import { control, loaded } from '../../src/auth_ui/controls.ts';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
 import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
 import { clause, expect, runId, test } from '../fixtures.ts';
-import { readToolSettings } from '../../src/tool_settings.ts';
+import { readToolSettings } from '../../src/settings/tool_settings.ts';
 import { savedLoginPath } from '../paths.ts';
 import { saveLogin } from '../saved_login.ts';
 

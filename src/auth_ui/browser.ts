@@ -8,8 +8,8 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import process from 'node:process';
 import { chromium, type LaunchOptions } from '@playwright/test';
-import { readToolSettings } from '../tool_settings.ts';
-import { isLoopbackHost } from '../url_policy.ts';
+import { readToolSettings } from '../settings/tool_settings.ts';
+import { isLoopbackHost } from '../settings/url_policy.ts';
 
 /** Chromium flags that stop background traffic to the vendor's servers. */
 export const OFFLINE_FLAGS = ['--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];

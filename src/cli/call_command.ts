@@ -6,12 +6,12 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AuthClient, createAuthClient, type TokenFetchInit } from '../client.ts';
 import { systemClock, timeLimit } from '../clock.ts';
-import { parseConfig } from '../config.ts';
-import { readEnv } from '../env.ts';
+import { parseConfig } from '../settings/config.ts';
+import { readEnv } from '../settings/env.ts';
 import { isAuthError, PermanentTokenRejectedError } from '../errors.ts';
-import { isRelative } from '../request_url.ts';
-import { DEFAULT_SERVICE, scopeKind, serviceNamed } from '../services.ts';
-import { cannotReach, networkCause, networkFix } from '../network_cause.ts';
+import { isRelative } from '../request/request_url.ts';
+import { DEFAULT_SERVICE, scopeKind, serviceNamed } from '../settings/services.ts';
+import { cannotReach, networkCause, networkFix } from '../token_source/network_cause.ts';
 import { clientContext, EXIT, type Io, numberFlag, scopeFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */

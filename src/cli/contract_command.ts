@@ -13,9 +13,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { liveConfig } from '../../contract-tests/target.ts';
-import type { ReadEnvOptions } from '../env.ts';
+import type { ReadEnvOptions } from '../settings/env.ts';
 import { packageRoot } from '../package_info.ts';
-import { readToolSettings } from '../tool_settings.ts';
+import { readToolSettings } from '../settings/tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */

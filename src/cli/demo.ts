@@ -8,7 +8,7 @@
 import { systemClock } from '../clock.ts';
 import { createHash } from 'node:crypto';
 import { type AuthClientOptions, createAuthClient } from '../client.ts';
-import { readEnv } from '../env.ts';
+import { readEnv } from '../settings/env.ts';
 import { type Sandbox, startSandbox } from '../sandbox/mod.ts';
 import { clientContext, type Io } from './usage.ts';
 

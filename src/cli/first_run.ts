@@ -3,7 +3,7 @@
  * environment or the env file. The CLI's configuration errors and the doctor
  * then give the first run's fix (`FIRST_RUN_FIX`, in `config.ts`, which the client's own errors give too).
  */
-import { readEnv } from '../env.ts';
+import { readEnv } from '../settings/env.ts';
 
 /**
  * Whether no SLICER_* setting is set, neither in the environment nor in the env file.

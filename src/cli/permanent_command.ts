@@ -6,11 +6,11 @@
  */
 import { systemClock } from '../clock.ts';
 import { parseArgs } from 'node:util';
-import { parseConfig, requireSettings } from '../config.ts';
-import { serviceIdOf } from '../services.ts';
-import { readEnv } from '../env.ts';
+import { parseConfig, requireSettings } from '../settings/config.ts';
+import { serviceIdOf } from '../settings/services.ts';
+import { readEnv } from '../settings/env.ts';
 import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS, RUN_TOKEN_NAME } from '../auth_ui/run_tokens.ts';
-import { readToolSettings } from '../tool_settings.ts';
+import { readToolSettings } from '../settings/tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Help text of the command. */

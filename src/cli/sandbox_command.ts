@@ -5,7 +5,7 @@
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox, UI_VARIANTS, type UiVariant } from '../sandbox/mod.ts';
-import { SETTINGS } from '../settings.ts';
+import { SETTINGS } from '../settings/settings.ts';
 import { EXIT, type Io, numberFlag, UsageError } from './usage.ts';
 
 /** Help text of the command. */

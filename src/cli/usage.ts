@@ -3,7 +3,7 @@
  */
 import type { Clock } from '../clock.ts';
 import { closest } from '../closest.ts';
-import { parseScope, SCOPE_FORMS, type ScopeInput, SERVICES } from '../services.ts';
+import { parseScope, SCOPE_FORMS, type ScopeInput, SERVICES } from '../settings/services.ts';
 
 /** Exit codes: documented in the README and in `--help`. */
 export const EXIT = {

@@ -35,9 +35,9 @@ import {
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
-import { isDenoRefusal } from '../deno_refusal.ts';
+import { isDenoRefusal } from '../settings/deno_refusal.ts';
 import type { Secret } from '../redact.ts';
-import { SETTINGS } from '../settings.ts';
+import { SETTINGS } from '../settings/settings.ts';
 import { createSeal, openEntry, type Seal, sealEntry } from './seal.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
 

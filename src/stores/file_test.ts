@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
 import { Secret } from '../redact.ts';
-import { isDenoRefusal } from '../deno_refusal.ts';
+import { isDenoRefusal } from '../settings/deno_refusal.ts';
 import { createFileStore, denoCacheFlags, distrust } from './file.ts';
 import type { StoreKey } from './store.ts';
 import { scratchDir } from '../testing/scratch.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, mock, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { LOCK_TTL_MS } from '../shared_grants.ts';
+import { LOCK_TTL_MS } from '../token_cache/shared_grants.ts';
 import { createFakeClock } from '../testing/fake_clock.ts';
 import { freePort } from '../testing/processes.ts';
 import { createRedisStore } from './redis.ts';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { getToken } from '../../mod.ts';
-import { parseScope } from '../services.ts';
+import { parseScope } from '../settings/services.ts';
 
 const scope = process.env.WORKER_SCOPE;
 const token = await getToken(scope ? parseScope(scope) : undefined);

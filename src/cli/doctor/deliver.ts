@@ -5,10 +5,10 @@
  * The doctor never sends a token where the client would refuse to.
  */
 import { type AuthClientOptions, createAuthClient } from '../../client.ts';
-import type { TokenTransport } from '../../config.ts';
+import type { TokenTransport } from '../../settings/config.ts';
 import { ErrorCode, isAuthError } from '../../errors.ts';
-import { networkCause, networkFix } from '../../network_cause.ts';
-import type { Service } from '../../services.ts';
+import { networkCause, networkFix } from '../../token_source/network_cause.ts';
+import type { Service } from '../../settings/services.ts';
 import { type DoctorContext, fail, type Outcome, warn } from './check.ts';
 import { PROBE_TIMEOUT_MS, withinProbeTime } from './probes.ts';
 

@@ -10,7 +10,7 @@
  * "set, N characters").
  */
 import { systemClock } from '../../clock.ts';
-import { SERVICES } from '../../services.ts';
+import { SERVICES } from '../../settings/services.ts';
 import { authServiceChecks } from './auth_service_checks.ts';
 import { type Check, type DoctorContext, type DoctorOptions, type DoctorScope, fail, type Outcome, type Status } from './check.ts';
 import { configurationCheck } from './config_check.ts';

@@ -7,8 +7,8 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import process from 'node:process';
-import type { Config } from '../../config.ts';
-import { isDenoRefusal } from '../../deno_refusal.ts';
+import type { Config } from '../../settings/config.ts';
+import { isDenoRefusal } from '../../settings/deno_refusal.ts';
 import { denoCacheFlags, distrust } from '../../stores/file.ts';
 import { describeRedisUrl } from '../../stores/redis_url.ts';
 import { type Check, fail, ok, type Outcome, skip, warn } from './check.ts';

@@ -4,15 +4,15 @@
  * clock skew against the server's `Date`.
  */
 import type { Clock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../settings/config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
-import { refusesCredentials } from '../../grant_pause.ts';
-import { isServiceIdAlone, processGrantResponse } from '../../grant_response.ts';
-import { answerFix, isMisaddressed, isServiceRefusal, isUnexplained, RATE_LIMITED_FIX } from '../../refusal.ts';
+import { refusesCredentials } from '../../token_source/grant_pause.ts';
+import { isServiceIdAlone, processGrantResponse } from '../../token_source/grant_response.ts';
+import { answerFix, isMisaddressed, isServiceRefusal, isUnexplained, RATE_LIMITED_FIX } from '../../token_source/refusal.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
-import { networkCause, networkFix } from '../../network_cause.ts';
-import { sendGrantRequest } from '../../token_source.ts';
-import { DEFAULT_SERVICE, type Service } from '../../services.ts';
+import { networkCause, networkFix } from '../../token_source/network_cause.ts';
+import { sendGrantRequest } from '../../token_source/token_source.ts';
+import { DEFAULT_SERVICE, type Service } from '../../settings/services.ts';
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 
 /** What a fix that sends the password again adds: the doctor's one try does not lock the account, repeated ones may. */
