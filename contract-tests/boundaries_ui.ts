@@ -2,8 +2,8 @@
  * The boundary rows of the permanent-token UI (contract 5.3), and the seeded
  * generator of the names it tries.
  */
-import { readToolSettings } from '../src/settings/tool_settings.ts';
 import type { Boundary } from './boundary.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 
 /** Rows of the permanent-token UI (5.3) that have no request of their own: what the UI specs try. */
 export const UI_ROWS: readonly Boundary[] = [

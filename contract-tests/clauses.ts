@@ -5,8 +5,8 @@
  * reads these annotations.
  */
 import { test, type TestDetails } from '@playwright/test';
-import { readToolSettings } from '../src/settings/tool_settings.ts';
 import type { Boundary } from './boundary.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 
 /**
  * Test details of a *contract rule*: behaviour `docs/contract.md` states. Its

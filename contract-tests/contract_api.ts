@@ -5,10 +5,10 @@
  * waiting out a rate limit (`rate_limit.ts`).
  */
 import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { RATE_LIMIT_MS, rateLimitWait } from './rate_limit.ts';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { redact } from '../src/redact.ts';
 import { DEFAULT_SERVICE, type Service as ServiceRow, type ServiceName, serviceNamed } from '../src/settings/services.ts';
-import { RATE_LIMIT_MS, rateLimitWait } from './rate_limit.ts';
 import type { Target } from './target.ts';
 
 /** A service of the contract, by its name in the services table. */

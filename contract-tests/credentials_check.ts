@@ -11,9 +11,9 @@
  * failing or missing endpoint), clause by clause.
  */
 import { systemClock } from '../src/clock.ts';
-import type { Config } from '../src/settings/config.ts';
 import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
+import type { Config } from '../src/settings/config.ts';
 import { processGrantResponse } from '../src/token_source/grant_response.ts';
 import { CREDENTIALS_REFUSED, isServiceRefusal } from '../src/token_source/refusal.ts';
 import { sendGrantRequest } from '../src/token_source/token_source.ts';

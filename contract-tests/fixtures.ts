@@ -7,15 +7,15 @@
 import { createHash } from 'node:crypto';
 import process from 'node:process';
 import { test as base } from '@playwright/test';
-import { runTokenName, testTokenNames } from '../src/auth_ui/run_tokens.ts';
+import { ContractApi } from './contract_api.ts';
+import { savedLoginPath } from './paths.ts';
+import { SandboxControls } from './sandbox_controls.ts';
+import { openLogin, type SuiteOptions } from './saved_login.ts';
 import { markSecrets, SECRET_ATTRIBUTE, showsUnmarkedToken } from '../src/auth_ui/controls.ts';
+import { runTokenName, testTokenNames } from '../src/auth_ui/run_tokens.ts';
 import { TokensPage } from '../src/auth_ui/tokens_page.ts';
 import { systemClock } from '../src/clock.ts';
 import { readToolSettings } from '../src/settings/tool_settings.ts';
-import { ContractApi } from './contract_api.ts';
-import { savedLoginPath } from './paths.ts';
-import { openLogin, type SuiteOptions } from './saved_login.ts';
-import { SandboxControls } from './sandbox_controls.ts';
 import { describeTarget, loadTarget, type Target } from './target.ts';
 
 export { expect } from '@playwright/test';

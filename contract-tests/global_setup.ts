@@ -9,11 +9,11 @@
  * violations through the test controls, for the suite's own tests.
  */
 import process from 'node:process';
-import { newRunId } from '../src/auth_ui/run_tokens.ts';
 import { runSeed } from './boundaries_ui.ts';
 import { checkCredentials } from './credentials_check.ts';
 import { EARLIER_LOGIN, savedLoginPath } from './paths.ts';
 import { forgetEarlierLogin, forgetLogin, newLoginKey } from './saved_login.ts';
+import { newRunId } from '../src/auth_ui/run_tokens.ts';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { readToolSettings } from '../src/settings/tool_settings.ts';
 import { describeTarget, ignoredByTheSandbox, liveConfig, loadTarget } from './target.ts';

@@ -19,10 +19,10 @@ import { chmodSync, existsSync } from 'node:fs';
 import process from 'node:process';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
-import { readToolSettings } from '../src/settings/tool_settings.ts';
 import { REPORTS } from './paths.ts';
 import type { SuiteOptions } from './saved_login.ts';
+import { chromiumLaunchOptions } from '../src/auth_ui/browser.ts';
+import { readToolSettings } from '../src/settings/tool_settings.ts';
 import { liveAuthUrl, targetKind } from './target.ts';
 
 // This module is loaded by the runner and by every worker: both get the settings below.

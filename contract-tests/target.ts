@@ -9,9 +9,9 @@
  * configuration model (`src/settings/config.ts`): same validation, same messages.
  */
 import process from 'node:process';
+import { ConfigError } from '../src/errors.ts';
 import { type Config, parseConfig } from '../src/settings/config.ts';
 import { readEnv, type ReadEnvOptions } from '../src/settings/env.ts';
-import { ConfigError } from '../src/errors.ts';
 import { type SettingName, SETTINGS } from '../src/settings/settings.ts';
 import { readToolSettings } from '../src/settings/tool_settings.ts';
 

@@ -4,27 +4,27 @@
  * → token cache → request engine (tokenFetch) → ky on top (authedFetch).
  */
 import * as v from 'valibot';
-import { type AuthedFetchOptions, createAuthedFetch } from './request/authed_fetch.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { closest } from './closest.ts';
 import { DEFAULTS } from './defaults.ts';
-import { type Credentials, type Needs, parseConfig, secretsOf } from './settings/config.ts';
-import { readEnv } from './settings/env.ts';
 import { ClientClosedError, ConfigError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
-import { pauseAfterFailure } from './token_source/grant_pause.ts';
-import { type ProcessShare, processShare } from './token_cache/process_share.ts';
 import { printedWithoutToken, redact } from './redact.ts';
+import { type AuthedFetchOptions, createAuthedFetch } from './request/authed_fetch.ts';
 import { createRequestEngine } from './request/request_engine.ts';
+import { type Credentials, type Needs, parseConfig, secretsOf } from './settings/config.ts';
+import { readEnv } from './settings/env.ts';
 import { resolveScope, type ScopeTarget } from './settings/scope_target.ts';
 import { DEFAULT_SERVICE, scopeKind } from './settings/services.ts';
-import { createSharedGrants } from './token_cache/shared_grants.ts';
+import { FORMER_OPTIONS, SETTINGS } from './settings/settings.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
-import { FORMER_OPTIONS, SETTINGS } from './settings/settings.ts';
-import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache/token_cache.ts';
 import { createEmitter, shows } from './telemetry/telemetry.ts';
+import { type ProcessShare, processShare } from './token_cache/process_share.ts';
+import { createSharedGrants } from './token_cache/shared_grants.ts';
+import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache/token_cache.ts';
+import { pauseAfterFailure } from './token_source/grant_pause.ts';
 import { createTokenSource } from './token_source/token_source.ts';
 
 export type { FetchLike, Logger };

@@ -4,19 +4,19 @@
  * to `createAuthClient` and `getToken`. `client.ts` builds them.
  */
 import * as v from 'valibot';
-import type { AuthedFetch, AuthedFetchOptions } from './request/authed_fetch.ts';
 import type { Clock } from './clock.ts';
-import type { DeprecatedSettingOptions, SettingOptions } from './settings/config.ts';
-import type { ReadEnvOptions } from './settings/env.ts';
 import { ConfigError } from './errors.ts';
 import type { AuthEventListener } from './events.ts';
 import type { FetchLike, Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
-import type { ScopeInput } from './settings/services.ts';
-import type { TokenStore } from './stores/store.ts';
-import { message } from './settings/setting_schemas.ts';
-import type { GetTokenOptions } from './token_cache/token_cache.ts';
+import type { AuthedFetch, AuthedFetchOptions } from './request/authed_fetch.ts';
 import type { TokenFetch, TokenFetchInit } from './request/request_engine.ts';
+import type { DeprecatedSettingOptions, SettingOptions } from './settings/config.ts';
+import type { ReadEnvOptions } from './settings/env.ts';
+import type { ScopeInput } from './settings/services.ts';
+import { message } from './settings/setting_schemas.ts';
+import type { TokenStore } from './stores/store.ts';
+import type { GetTokenOptions } from './token_cache/token_cache.ts';
 
 /** Options of {@link createAuthClient}. Settings override the matching variables. */
 export interface AuthClientOptions extends SettingOptions, DeprecatedSettingOptions, ReadEnvOptions {

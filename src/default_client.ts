@@ -3,12 +3,12 @@
  * from the environment on first use, so importing the module does no work.
  */
 import type { ResponsePromise } from 'ky';
-import { type AuthedFetch, authedFetchOf, type Defaults } from './request/authed_fetch.ts';
 import { type AuthClient, buildClient, type TokenFetch } from './client.ts';
+import type { TokenInfo } from './grant.ts';
+import { type AuthedFetch, authedFetchOf, type Defaults } from './request/authed_fetch.ts';
 import { isRelative } from './request/request_url.ts';
 import type { Needs } from './settings/config.ts';
 import type { ScopeInput } from './settings/services.ts';
-import type { TokenInfo } from './grant.ts';
 import type { GetTokenOptions } from './token_cache/token_cache.ts';
 
 let client: AuthClient | undefined;

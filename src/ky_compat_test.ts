@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import ky, { type KyInstance } from 'ky';
-import type { AuthedFetch } from './request/authed_fetch.ts';
 import { type AuthClientOptions, createAuthClient } from './client.ts';
+import type { AuthedFetch } from './request/authed_fetch.ts';
 import { listen, type Listening } from './sandbox/serve.ts';
 
 const TOKEN = 'a-permanent-token-for-ky';

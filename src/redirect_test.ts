@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Hono } from 'hono';
 import type { AuthClient } from './client.ts';
-import { listen, type Listening } from './sandbox/serve.ts';
 import { MAX_REDIRECTS } from './request/request_wire.ts';
+import { listen, type Listening } from './sandbox/serve.ts';
 import { type Harness, startHarness } from './testing/sandbox_harness.ts';
 
 let h: Harness;

@@ -4,8 +4,8 @@
  * directive. Never run.
  */
 import { type AuthClientOptions, authedFetch, createAuthClient, getToken, type SettingOptions, type TokenTransport } from '../mod.ts';
-import type { OptionType, SettingName, Settings } from '../src/settings/settings.ts';
 import type { ServiceName, SERVICES } from '../src/settings/services.ts';
+import type { OptionType, SettingName, Settings } from '../src/settings/settings.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
 

@@ -8,13 +8,13 @@
  * removed at the run's end (`saved_login.ts`). With `SLICER_UI_STORAGE_STATE`
  * (single sign-on) nothing is done here.
  */
+import { clause, expect, runId, test } from '../fixtures.ts';
+import { savedLoginPath } from '../paths.ts';
+import { saveLogin } from '../saved_login.ts';
 import { control, loaded } from '../../src/auth_ui/controls.ts';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
 import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
-import { clause, expect, runId, test } from '../fixtures.ts';
 import { readToolSettings } from '../../src/settings/tool_settings.ts';
-import { savedLoginPath } from '../paths.ts';
-import { saveLogin } from '../saved_login.ts';
 
 test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 creating step 1'), async ({ page, target }) => {
   test.skip(readToolSettings().uiStorageState !== undefined, 'SLICER_UI_STORAGE_STATE is used as it is');

@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { liveConfig } from '../../contract-tests/target.ts';
-import type { ReadEnvOptions } from '../settings/env.ts';
 import { packageRoot } from '../package_info.ts';
+import type { ReadEnvOptions } from '../settings/env.ts';
 import { readToolSettings } from '../settings/tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 

@@ -5,11 +5,11 @@
  * clock), uses a permanent token, prints what happened, and exits. Against a
  * configured service it only reads: a GET of each base URL.
  */
-import { systemClock } from '../clock.ts';
 import { createHash } from 'node:crypto';
 import { type AuthClientOptions, createAuthClient } from '../client.ts';
-import { readEnv } from '../settings/env.ts';
+import { systemClock } from '../clock.ts';
 import { type Sandbox, startSandbox } from '../sandbox/mod.ts';
+import { readEnv } from '../settings/env.ts';
 import { clientContext, type Io } from './usage.ts';
 
 interface Echo {

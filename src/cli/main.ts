@@ -1,15 +1,15 @@
 /**
  * The CLI's dispatcher: `slicer-auth <command> [options]`.
  */
-import { ErrorCode, isAuthError } from '../errors.ts';
-import { FIRST_RUN_FIX } from '../settings/config.ts';
-import { refusesCredentials } from '../token_source/grant_pause.ts';
 import { closest } from '../closest.ts';
-import { envExampleFile, packageVersion } from '../package_info.ts';
-import { scopeKind } from '../settings/services.ts';
 import { type Command, COMMANDS as BASE } from './commands.ts';
 import { COMPLETION_HELP, completionCommand } from './completion_command.ts';
+import { ErrorCode, isAuthError } from '../errors.ts';
 import { nothingConfigured } from './first_run.ts';
+import { envExampleFile, packageVersion } from '../package_info.ts';
+import { FIRST_RUN_FIX } from '../settings/config.ts';
+import { scopeKind } from '../settings/services.ts';
+import { refusesCredentials } from '../token_source/grant_pause.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help, naming `.env.example` as this user finds it (in the installed package). */

@@ -4,12 +4,12 @@
  * a headless browser, through the page objects the contract suite uses.
  * Playwright is loaded only when this command runs.
  */
-import { systemClock } from '../clock.ts';
 import { parseArgs } from 'node:util';
-import { parseConfig, requireSettings } from '../settings/config.ts';
-import { serviceIdOf } from '../settings/services.ts';
-import { readEnv } from '../settings/env.ts';
 import { checkRunId, cleanupRevokes, DEFAULT_MAX_AGE_MS, RUN_TOKEN_NAME } from '../auth_ui/run_tokens.ts';
+import { systemClock } from '../clock.ts';
+import { parseConfig, requireSettings } from '../settings/config.ts';
+import { readEnv } from '../settings/env.ts';
+import { serviceIdOf } from '../settings/services.ts';
 import { readToolSettings } from '../settings/tool_settings.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 

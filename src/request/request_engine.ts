@@ -21,17 +21,17 @@
  * The token is never set on a caller's `Request` (ky keeps its own in `HTTPError` and `TimeoutError`): it goes only
  * into the options given to fetch.
  */
-import type { Config } from '../settings/config.ts';
 import { PermanentTokenRejectedError, UnauthorizedError } from '../errors.ts';
 import type { AuthEvent } from '../events.ts';
 import type { FetchLike } from '../fetch.ts';
-import { Pause } from '../token_source/grant_pause.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, outgoing, sendFollowing, type Wire } from './request_wire.ts';
+import type { Config } from '../settings/config.ts';
 import { resolveScope, scopeByUrl, type ScopeTarget } from '../settings/scope_target.ts';
 import { DEFAULT_SERVICE, type ScopeInput, SERVICES } from '../settings/services.ts';
 import { SETTINGS } from '../settings/settings.ts';
 import { isSafeUrl, mayReceiveToken } from '../settings/url_policy.ts';
+import { Pause } from '../token_source/grant_pause.ts';
 
 /** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
 export type TokenFetchInit = RequestInit & { scope?: ScopeInput | undefined };

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Hono } from 'hono';
-import type { AuthEvent } from '../events.ts';
 import { ErrorCode, isAuthError } from '../errors.ts';
+import type { AuthEvent } from '../events.ts';
 import { listen, type Listening } from '../sandbox/serve.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 

@@ -7,8 +7,8 @@
  * A redirect to another origin is handed back as it is: the token never
  * follows it. Plain http to a non-loopback host is refused at every hop.
  */
-import type { TokenTransport } from '../settings/config.ts';
 import type { FetchLike } from '../fetch.ts';
+import type { TokenTransport } from '../settings/config.ts';
 import { assertSafeUrl } from '../settings/url_policy.ts';
 
 /** A body that can be sent any number of times (a stream cannot). */

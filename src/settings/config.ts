@@ -13,8 +13,8 @@ import { deprecated, describeSource, type Found, type Source, warnOnce } from '.
 import { ConfigError, type ConfigIssue } from '../errors.ts';
 import { redact, Secret } from '../redact.ts';
 import { DEFAULT_SERVICE, SCOPE_FORMS, type ScopeInput, scopeKind, SERVICES } from './services.ts';
-import { assertSafeUrl } from './url_policy.ts';
 import { type EnvKey, FORMER_OPTIONS, type SettingName, SETTINGS, type Settings, SettingsSchema } from './settings.ts';
+import { assertSafeUrl } from './url_policy.ts';
 
 /** The fix for a set-up where no setting is set anywhere (environment, env file or client options). */
 export const FIRST_RUN_FIX = 'set SLICER_AUTH_URL, SLICER_USERNAME, SLICER_PASSWORD, SLICER_SERVICE_ID and SLICER_BASE_URL in the ' +

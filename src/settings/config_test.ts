@@ -3,14 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAuthClient } from '../client.ts';
+import { closest } from '../closest.ts';
 import { parseConfig, requireSettings } from './config.ts';
-import { resolveScope } from './scope_target.ts';
 import { expandedUnset, type Expander, readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from '../errors.ts';
+import { resolveScope } from './scope_target.ts';
+import { ENV_KEYS, FORMER_NAMES } from './settings.ts';
 import { configError } from '../testing/config_error.ts';
 import { scratchDir } from '../testing/scratch.ts';
-import { closest } from '../closest.ts';
-import { ENV_KEYS, FORMER_NAMES } from './settings.ts';
 import { TOOL_SETTINGS } from './tool_settings.ts';
 
 const base = {

@@ -3,16 +3,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, mock, test } from 'node:test';
-import { withSettingsTable } from '../../scripts/settings_docs.ts';
 import { renderEnvExample } from '../cli/env_example.ts';
 import { createAuthClient } from '../client.ts';
 import { parseConfig, secretsOf } from './config.ts';
 import { readEnv } from './env.ts';
-import { readToolSettings, TOOL_SETTINGS } from './tool_settings.ts';
 import { ConfigError } from '../errors.ts';
+import { withSettingsTable } from '../../scripts/settings_docs.ts';
 import { ENV_KEYS, SETTINGS } from './settings.ts';
 import { ROOT, runTs } from '../testing/processes.ts';
 import { scratchDir } from '../testing/scratch.ts';
+import { readToolSettings, TOOL_SETTINGS } from './tool_settings.ts';
 
 describe('the settings table is the single source', () => {
   test('.env.example is generated from it (npm run docs:settings)', () => {

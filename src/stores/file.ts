@@ -35,10 +35,10 @@ import {
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
-import { isDenoRefusal } from '../settings/deno_refusal.ts';
 import type { Secret } from '../redact.ts';
-import { SETTINGS } from '../settings/settings.ts';
 import { createSeal, openEntry, type Seal, sealEntry } from './seal.ts';
+import { isDenoRefusal } from '../settings/deno_refusal.ts';
+import { SETTINGS } from '../settings/settings.ts';
 import type { Release, StoredGrant, StoreKey, TokenStore } from './store.ts';
 
 /** The runtime's `process` (Node, Bun, Deno 2), not imported: `node:process` as a module costs ~1.5 ms at start-up. */

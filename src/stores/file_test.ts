@@ -11,9 +11,9 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, s
 import { join } from 'node:path';
 import process from 'node:process';
 import { describe, test } from 'node:test';
+import { createFileStore, denoCacheFlags, distrust } from './file.ts';
 import { Secret } from '../redact.ts';
 import { isDenoRefusal } from '../settings/deno_refusal.ts';
-import { createFileStore, denoCacheFlags, distrust } from './file.ts';
 import type { StoreKey } from './store.ts';
 import { scratchDir } from '../testing/scratch.ts';
 

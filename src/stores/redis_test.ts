@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, mock, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { LOCK_TTL_MS } from '../token_cache/shared_grants.ts';
-import { createFakeClock } from '../testing/fake_clock.ts';
-import { freePort } from '../testing/processes.ts';
+import { Secret } from '../redact.ts';
 import { createRedisStore } from './redis.ts';
 import { type TokenStore, UntrustedEntryError } from './store.ts';
-import { Secret } from '../redact.ts';
+import { createFakeClock } from '../testing/fake_clock.ts';
+import { freePort } from '../testing/processes.ts';
 import { redisRequired, type RedisServer, startRedis } from '../testing/redis_server.ts';
 import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { LOCK_TTL_MS } from '../token_cache/shared_grants.ts';
 
 let h: Harness;
 let redis: RedisServer | undefined;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MinValidityUnreachableError, TokenEndpointUnavailableError } from '../errors.ts';
 import type { AuthEvent } from '../events.ts';
-import { createTokenCache, type GetTokenOptions, type TokenCacheOptions } from './token_cache.ts';
 import type { Grant } from '../grant.ts';
+import { createTokenCache, type GetTokenOptions, type TokenCacheOptions } from './token_cache.ts';
 
 /** A cache over a counting fake fetcher and a fake clock (no network: this is the cache's logic alone). */
 function setup(lifetimeSeconds = 3600, overrides: Partial<TokenCacheOptions> = {}) {

@@ -10,8 +10,8 @@ import * as v from 'valibot';
 import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
 import type { Grant } from '../grant.ts';
 import { redact, type Secret } from '../redact.ts';
-import { OAuthErrorSchema, TokenResponseSchema } from '../schemas.ts';
 import { isMisaddressed, isServiceRefusal, refusalFix } from './refusal.ts';
+import { OAuthErrorSchema, TokenResponseSchema } from '../schemas.ts';
 
 /**
  * The longest validity taken from an answer, in seconds: a year. A longer one (up to `1e308`, whose milliseconds are

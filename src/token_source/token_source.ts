@@ -9,15 +9,15 @@
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import type { Clock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
+import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
+import type { AuthEvent } from '../events.ts';
 import type { FetchLike } from '../fetch.ts';
 import type { GrantFetcher } from '../grant.ts';
-import type { AuthEvent } from '../events.ts';
-import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
 import { failureWords, processGrantResponse } from './grant_response.ts';
-import { answerFix } from './refusal.ts';
 import { cannotReach, networkCause, networkFix } from './network_cause.ts';
 import { redact, sanitizeCause, type Secret } from '../redact.ts';
+import { answerFix } from './refusal.ts';
 import { retryAfterMs } from './retry_after.ts';
 
 /** What {@link createTokenSource} needs. */

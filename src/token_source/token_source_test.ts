@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { ErrorCode, isAuthError, TokenRequestRejectedError, type TokenResponseError } from '../errors.ts';
-import { parseConfig } from '../settings/config.ts';
 import { processGrantResponse } from './grant_response.ts';
-import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
-import { eventually } from '../testing/eventually.ts';
 import type { Fault } from '../sandbox/store.ts';
+import { parseConfig } from '../settings/config.ts';
+import { eventually } from '../testing/eventually.ts';
+import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
 
 let h: Harness;
 before(async () => {

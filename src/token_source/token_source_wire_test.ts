@@ -11,9 +11,9 @@ import { after, before, describe, test } from 'node:test';
 import { ErrorCode, isAuthError, TokenEndpointUnavailableError, TokenRequestRejectedError } from '../errors.ts';
 import type { AuthEvent } from '../events.ts';
 import { MAX_ANSWER_BYTES } from './grant_body.ts';
+import { networkCause } from './network_cause.ts';
 import { Secret } from '../redact.ts';
 import { createFakeClock, type FakeClock } from '../testing/fake_clock.ts';
-import { networkCause } from './network_cause.ts';
 import { createTokenSource, retryWait, type TokenSourceOptions } from './token_source.ts';
 
 const SCOPE = 'service_id=s';

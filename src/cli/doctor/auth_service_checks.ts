@@ -2,12 +2,12 @@
  * The doctor's checks of the authorization service, layer by layer: DNS, TCP,
  * TLS and the token endpoint. Each layer is skipped when one below failed.
  */
-import type { Config } from '../../settings/config.ts';
-import { networkCause, networkFix, shortMessage } from '../../token_source/network_cause.ts';
-import { tokenEndpoint } from '../../token_source/token_source.ts';
-import { isLoopbackHost } from '../../settings/url_policy.ts';
 import { type Check, type DoctorContext, fail, ok, type Outcome, skip, warn } from './check.ts';
 import { certificate, endpointOf, PROBE_TIMEOUT_MS, resolve, tcp, withinProbeTime } from './probes.ts';
+import type { Config } from '../../settings/config.ts';
+import { isLoopbackHost } from '../../settings/url_policy.ts';
+import { networkCause, networkFix, shortMessage } from '../../token_source/network_cause.ts';
+import { tokenEndpoint } from '../../token_source/token_source.ts';
 
 /** A certificate closer than this to its expiry is worth a warning. */
 const CERT_WARN_DAYS = 14;

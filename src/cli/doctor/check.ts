@@ -3,9 +3,9 @@
  * the shared context and returns an outcome (ok, or a finding with its fix).
  */
 import type { Clock } from '../../clock.ts';
+import type { Grant } from '../../grant.ts';
 import type { Config } from '../../settings/config.ts';
 import type { ReadEnvOptions } from '../../settings/env.ts';
-import type { Grant } from '../../grant.ts';
 import type { Service, ServiceName } from '../../settings/services.ts';
 
 /** How a check ended: ✔ ok, ✖ fail, ! warn, – skip. */

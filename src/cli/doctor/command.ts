@@ -2,9 +2,9 @@
  * `slicer-auth doctor [--json] [--scope slicer|predict] [--write-check]`: what is wrong with a
  * set-up, end to end, and how to fix it. See `doctor.ts`.
  */
-import { serviceNamed, SERVICES } from '../../settings/services.ts';
 import { parseArgs } from 'node:util';
 import { type CheckResult, runDoctor, type Status } from './doctor.ts';
+import { serviceNamed, SERVICES } from '../../settings/services.ts';
 import { EXIT, type Io, UsageError } from '../usage.ts';
 
 /** Help text of the command. */

@@ -1,11 +1,11 @@
 /** The doctor's configuration check: every setting with where it came from; secrets only by length. */
+import { type Check, fail, ok } from './check.ts';
+import { ErrorCode, isAuthError } from '../../errors.ts';
+import { nothingConfigured } from '../first_run.ts';
+import { envExampleFile } from '../../package_info.ts';
 import { type Config, FIRST_RUN_FIX, parseConfig, requireSettings } from '../../settings/config.ts';
 import { deniedFlag, describeSource, readEnv } from '../../settings/env.ts';
-import { ErrorCode, isAuthError } from '../../errors.ts';
-import { envExampleFile } from '../../package_info.ts';
 import { type SettingName, SETTINGS } from '../../settings/settings.ts';
-import { nothingConfigured } from '../first_run.ts';
-import { type Check, fail, ok } from './check.ts';
 
 /** Reads and validates the configuration; the checks after it use `ctx.config`. */
 export const configurationCheck: Check = {

@@ -4,13 +4,13 @@
  * binding, the plain-http policy, redirects, the header or `token` argument).
  * The doctor never sends a token where the client would refuse to.
  */
-import { type AuthClientOptions, createAuthClient } from '../../client.ts';
-import type { TokenTransport } from '../../settings/config.ts';
-import { ErrorCode, isAuthError } from '../../errors.ts';
-import { networkCause, networkFix } from '../../token_source/network_cause.ts';
-import type { Service } from '../../settings/services.ts';
 import { type DoctorContext, fail, type Outcome, warn } from './check.ts';
+import { type AuthClientOptions, createAuthClient } from '../../client.ts';
+import { ErrorCode, isAuthError } from '../../errors.ts';
 import { PROBE_TIMEOUT_MS, withinProbeTime } from './probes.ts';
+import type { TokenTransport } from '../../settings/config.ts';
+import type { Service } from '../../settings/services.ts';
+import { networkCause, networkFix } from '../../token_source/network_cause.ts';
 
 /** How a service answered. */
 export interface Delivery {

@@ -9,15 +9,15 @@
  * a shared store unless `--write-check` is given, no secret shown (only
  * "set, N characters").
  */
-import { systemClock } from '../../clock.ts';
-import { SERVICES } from '../../settings/services.ts';
 import { authServiceChecks } from './auth_service_checks.ts';
 import { type Check, type DoctorContext, type DoctorOptions, type DoctorScope, fail, type Outcome, type Status } from './check.ts';
+import { systemClock } from '../../clock.ts';
 import { configurationCheck } from './config_check.ts';
 import { envFileCheck } from './env_file_check.ts';
 import { permanentCheck } from './permanent_check.ts';
 import { runtimeCheck } from './runtime_check.ts';
 import { serviceCheck } from './service_check.ts';
+import { SERVICES } from '../../settings/services.ts';
 import { storeCheck } from './store_check.ts';
 import { tokenRequestCheck } from './token_request_check.ts';
 

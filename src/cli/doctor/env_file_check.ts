@@ -4,8 +4,8 @@
  */
 import { statSync } from 'node:fs';
 import process from 'node:process';
-import { type SettingName, SETTINGS } from '../../settings/settings.ts';
 import { type Check, ok, warn } from './check.ts';
+import { type SettingName, SETTINGS } from '../../settings/settings.ts';
 
 /** The env file, when it holds a secret: private to this user, or a warning with the fix (POSIX only). */
 export const envFileCheck: Check = {

@@ -1,8 +1,8 @@
 /** The doctor's permanent-token check: configured permanent tokens are accepted by their services. */
-import { type Service, SERVICES } from '../../settings/services.ts';
-import type { Config } from '../../settings/config.ts';
 import { type Check, type DoctorContext, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 import { deliver, noAnswerFrom, saysNothing, undelivered } from './deliver.ts';
+import type { Config } from '../../settings/config.ts';
+import { type Service, SERVICES } from '../../settings/services.ts';
 
 /** Each configured permanent token, sent to its own service; every token is judged, whatever the one before it got. */
 export const permanentCheck: Check = {

@@ -2,11 +2,11 @@
  * The doctor's service check: a scope's service accepts that scope's token; a
  * refusal is explained (transport, swapped ids or base URLs, wrong id).
  */
-import type { Config } from '../../settings/config.ts';
-import { mayReceiveToken, tokenOrigins } from '../../settings/url_policy.ts';
-import { DEFAULT_SERVICE, type Service, SERVICES } from '../../settings/services.ts';
 import { type Check, type DoctorContext, fail, ok, serviceSettings, skip } from './check.ts';
 import { deliver, noAnswerFrom, saysNothing, undelivered } from './deliver.ts';
+import type { Config } from '../../settings/config.ts';
+import { DEFAULT_SERVICE, type Service, SERVICES } from '../../settings/services.ts';
+import { mayReceiveToken, tokenOrigins } from '../../settings/url_policy.ts';
 
 /**
  * The service check of one scope.

@@ -7,11 +7,11 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import process from 'node:process';
+import { type Check, fail, ok, type Outcome, skip, warn } from './check.ts';
 import type { Config } from '../../settings/config.ts';
 import { isDenoRefusal } from '../../settings/deno_refusal.ts';
 import { denoCacheFlags, distrust } from '../../stores/file.ts';
 import { describeRedisUrl } from '../../stores/redis_url.ts';
-import { type Check, fail, ok, type Outcome, skip, warn } from './check.ts';
 
 /** The key the doctor reads (and, with `--write-check`, locks): no client ever uses it. */
 const PROBE_KEY = { authUrl: 'slicer-auth doctor', username: '', scope: 'probe' };

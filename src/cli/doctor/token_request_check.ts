@@ -3,17 +3,17 @@
  * an account is not locked), checked against the contract (4.1), plus the
  * clock skew against the server's `Date`.
  */
+import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 import type { Clock } from '../../clock.ts';
-import type { Config } from '../../settings/config.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
+import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
+import type { Config } from '../../settings/config.ts';
+import { DEFAULT_SERVICE, type Service } from '../../settings/services.ts';
 import { refusesCredentials } from '../../token_source/grant_pause.ts';
 import { isServiceIdAlone, processGrantResponse } from '../../token_source/grant_response.ts';
-import { answerFix, isMisaddressed, isServiceRefusal, isUnexplained, RATE_LIMITED_FIX } from '../../token_source/refusal.ts';
-import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import { networkCause, networkFix } from '../../token_source/network_cause.ts';
+import { answerFix, isMisaddressed, isServiceRefusal, isUnexplained, RATE_LIMITED_FIX } from '../../token_source/refusal.ts';
 import { sendGrantRequest } from '../../token_source/token_source.ts';
-import { DEFAULT_SERVICE, type Service } from '../../settings/services.ts';
-import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 
 /** What a fix that sends the password again adds: the doctor's one try does not lock the account, repeated ones may. */
 const LOCKED = 'after several failures the account may be locked for a while (the doctor tries once)';
