@@ -13,6 +13,7 @@
 import { systemClock } from '../src/clock.ts';
 import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
+import { redactor } from '../src/redact.ts';
 import type { Config } from '../src/settings/config.ts';
 import { processGrantResponse } from '../src/token_source/grant_response.ts';
 import { CREDENTIALS_REFUSED, isServiceRefusal } from '../src/token_source/refusal.ts';
@@ -43,7 +44,7 @@ export async function checkCredentials(config: Config): Promise<void> {
   try {
     const options = { ...credentials, fetch: globalFetch, clock: systemClock, random: Math.random, retries: 0 };
     const response = await sendGrantRequest(options, scope);
-    await processGrantResponse(response, scope, sentAt, [credentials.password]);
+    await processGrantResponse(response, scope, sentAt, redactor([credentials.password]));
   } catch (error) {
     if (!(error instanceof TokenRequestRejectedError && refusesCredentials(error))) return;
     throw new Error(

@@ -10,7 +10,7 @@ import { DEFAULTS } from './defaults.ts';
 import { ClientClosedError, ConfigError } from './errors.ts';
 import { type FetchLike, globalFetch, type Logger } from './fetch.ts';
 import type { TokenInfo } from './grant.ts';
-import { printedWithoutToken, redact } from './redact.ts';
+import { printedWithoutToken, redactor } from './redact.ts';
 import { type AuthedFetchOptions, createAuthedFetch } from './request/authed_fetch.ts';
 import { createRequestEngine } from './request/request_engine.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf } from './settings/config.ts';
@@ -125,9 +125,8 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   const random = options.random ?? Math.random;
-  const secrets = secretsOf(config);
   /** Every message and event text of this client goes through this: the client's secrets removed. */
-  const clean = (text: string) => redact(text, secrets);
+  const clean = redactor(secretsOf(config));
   const logger = options.logger ?? prefixed(console);
   const level = config.logLevel;
   const warn = shows(level, 'warn')
@@ -179,6 +178,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
         random,
         timeoutMs: options.tokenTimeoutMs,
         retries: options.tokenRetries,
+        redact: clean,
         emit,
       }),
       { now: () => clock.now(), wallNow: () => clock.wallNow(), warn, failures: share?.failures },

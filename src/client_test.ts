@@ -448,6 +448,17 @@ describe('the wiring', () => {
     assert.equal((await client.getTokenInfo()).source, 'request');
   });
 
+  test("a token endpoint's words are cleaned of every secret of the client, not the password alone", async () => {
+    const said = JSON.stringify({ error: 'invalid_request', error_description: 'not with perm-T0KEN or st0re-KEY' });
+    h.sandbox.store.addFault({ status: 400, body: said, times: 1 });
+    const client = h.client({ predictStaticToken: 'perm-T0KEN', storeKey: 'st0re-KEY' });
+    await assert.rejects(client.getToken(), {
+      code: 'TOKEN_REQUEST_REJECTED',
+      message: `Cannot get a token for scope "service_id=${h.sandbox.env.SLICER_SERVICE_ID}": the token endpoint answered 400 ` +
+        'invalid_request: not with [redacted] or [redacted]',
+    });
+  });
+
   test("a cache file keeps every token still valid on the writer's wall clock, and drops those that have ended", async () => {
     const file = join(scratchDir('wiring-'), 'tokens.json');
     const source = (client: ReturnType<Harness['client']>, scope: 'slicer' | 'predict') =>

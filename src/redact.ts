@@ -100,20 +100,33 @@ export function redact(text: string, secrets: Iterable<string | Secret | undefin
   return result;
 }
 
+/** Removes known secret values from a text: one per client (or tool), made by {@link redactor} from all it knows. */
+export type Redactor = (text: string) => string;
+
+/**
+ * The redactor of a set of secrets: every message and event text of a client goes through it.
+ *
+ * @param secrets the known secret values; empty ones are ignored
+ * @returns a function that {@link redact}s a text by them
+ */
+export function redactor(secrets: Iterable<string | Secret | undefined>): Redactor {
+  const known = [...secrets];
+  return (text) => redact(text, known);
+}
+
 /**
  * Copies an error chain into plain errors with redacted messages and no other
  * fields, so a low-level cause (a network error, say) can be attached to one of
  * our errors without carrying request options or bodies along.
  *
  * @param error anything caught
- * @param secrets the known secret values
+ * @param clean removes the known secrets from a message
  * @returns a plain `Error` whose message and causes are redacted
  */
-export function sanitizeCause(error: unknown, secrets: Iterable<string | Secret | undefined>, depth = 0): Error {
-  const list = [...secrets];
+export function sanitizeCause(error: unknown, clean: Redactor, depth = 0): Error {
   const source = error instanceof Error ? error : new Error(String(error));
-  const nested = depth < 5 && source.cause !== undefined ? { cause: sanitizeCause(source.cause, list, depth + 1) } : undefined;
-  const copy = new Error(redact(source.message, list), nested);
+  const nested = depth < 5 && source.cause !== undefined ? { cause: sanitizeCause(source.cause, clean, depth + 1) } : undefined;
+  const copy = new Error(clean(source.message), nested);
   copy.name = source.name;
   const code = (source as { code?: unknown }).code;
   if (typeof code === 'string') Object.assign(copy, { code });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
-import { printedWithoutToken, redact, sanitizeCause, Secret } from './redact.ts';
+import { printedWithoutToken, redact, redactor, sanitizeCause, Secret } from './redact.ts';
 
 describe('Secret', () => {
   test('prints as [redacted] every way a value is turned into text, and reveals the value only when asked', () => {
@@ -62,11 +62,24 @@ describe('redact', () => {
   });
 });
 
+describe('redactor', () => {
+  test('redacts every text by the secrets it was made with, read once (a generator serves every call)', () => {
+    const clean = redactor((function* () {
+      yield new Secret('pw');
+      yield undefined;
+      yield 'tok';
+    })());
+    assert.equal(clean('user pw tok'), 'user [redacted] [redacted]');
+    assert.equal(clean('again pw'), 'again [redacted]');
+    assert.equal(redactor([])('nothing to hide'), 'nothing to hide');
+  });
+});
+
 describe('sanitizeCause', () => {
   test('copies names, messages (redacted) and string codes down the chain, and nothing else', () => {
     const root = Object.assign(new Error('connect to host with pw failed'), { code: 'ECONNREFUSED', options: { body: 'pw' } });
     const top = new TypeError('fetch failed', { cause: root });
-    const copy = sanitizeCause(top, ['pw']);
+    const copy = sanitizeCause(top, redactor(['pw']));
     assert.equal(copy.name, 'TypeError');
     assert.equal(copy.message, 'fetch failed');
     assert.equal(copy.stack, 'TypeError: fetch failed');
@@ -79,9 +92,9 @@ describe('sanitizeCause', () => {
   });
 
   test('a numeric code is not copied; a thrown non-error becomes an Error of its text', () => {
-    const copy = sanitizeCause(Object.assign(new Error('x'), { code: 42 }), []);
+    const copy = sanitizeCause(Object.assign(new Error('x'), { code: 42 }), redactor([]));
     assert.deepEqual(Object.keys(copy), ['name']);
-    const thrown = sanitizeCause('secret pw', ['pw']);
+    const thrown = sanitizeCause('secret pw', redactor(['pw']));
     assert.ok(thrown instanceof Error);
     assert.equal(thrown.message, 'secret [redacted]');
   });
@@ -90,7 +103,7 @@ describe('sanitizeCause', () => {
     const cyclic = new Error('loop');
     cyclic.cause = cyclic;
     let depth = 0;
-    for (let e: unknown = sanitizeCause(cyclic, []); e instanceof Error; e = e.cause) depth++;
+    for (let e: unknown = sanitizeCause(cyclic, redactor([])); e instanceof Error; e = e.cause) depth++;
     assert.equal(depth, 6);
   });
 });

@@ -24,6 +24,7 @@
 import { PermanentTokenRejectedError, UnauthorizedError } from '../errors.ts';
 import type { AuthEvent } from '../events.ts';
 import type { FetchLike } from '../fetch.ts';
+import type { Redactor } from '../redact.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, outgoing, sendFollowing, type Wire } from './request_wire.ts';
 import type { Config } from '../settings/config.ts';
@@ -59,7 +60,7 @@ export interface EngineOptions {
   readonly fetch: FetchLike;
   readonly tokens: TokenSupply;
   /** Removes the client's known secrets from a message. */
-  readonly redact: (text: string) => string;
+  readonly redact: Redactor;
   /** Where a warning goes (a request sent without the token, once per origin). */
   readonly warn: (message: string) => void;
   /** Receives `token.unauthorized` events; undefined when nobody listens. */

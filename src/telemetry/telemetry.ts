@@ -7,6 +7,7 @@
 import type { AuthEvent, AuthEventListener } from '../events.ts';
 import type { Logger } from '../fetch.ts';
 import { openTelemetryListener } from './otel.ts';
+import type { Redactor } from '../redact.ts';
 
 /** How much the logger says. */
 export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -70,7 +71,7 @@ export interface EmitterOptions {
   /** The client's wall clock (spans are stamped with it). */
   readonly wallNow: () => number;
   /** Removes the client's secrets from a text (a scope typed by a user may hold one). */
-  readonly redact: (text: string) => string;
+  readonly redact: Redactor;
 }
 
 /**

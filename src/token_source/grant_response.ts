@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
 import type { Grant } from '../grant.ts';
-import { redact, type Secret } from '../redact.ts';
+import { redact, type Redactor } from '../redact.ts';
 import { isMisaddressed, isServiceRefusal, refusalFix } from './refusal.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from '../schemas.ts';
 
@@ -49,10 +49,10 @@ function wordsOf(value: unknown, name: string | undefined, depth = 0): string[] 
  * §5.2 answers), redacted, on one line, cut at {@link SAID_CHARS} characters; nothing for an empty body or an HTML page.
  *
  * @param response the answer
- * @param secrets values to redact
+ * @param clean removes the known secrets from a text
  * @returns the OAuth fields (empty when it has none) and the detail for a message ("" when there is none)
  */
-export async function failureWords(response: Response, secrets: readonly (string | Secret)[]) {
+export async function failureWords(response: Response, clean: Redactor) {
   const text = await response.text(); // read in full already (token_source.ts): this cannot fail
   let json: unknown;
   try {
@@ -60,10 +60,10 @@ export async function failureWords(response: Response, secrets: readonly (string
   } catch {
     // not JSON: no OAuth fields (the schema refuses undefined), and the text is the words
   }
-  const oauth = oauthOf(json, secrets);
+  const oauth = oauthOf(json, clean);
   const html = text.trimStart().startsWith('<') || (response.headers.get('content-type')?.includes('html') ?? false);
   // Redacted before its spaces are touched: a secret may hold them.
-  const line = redact(json === undefined ? text : wordsOf(json, undefined).join('; '), secrets).replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  const line = clean(json === undefined ? text : wordsOf(json, undefined).join('; ')).replace(/[\s\p{Cc}]+/gu, ' ').trim();
   const said = line.length > SAID_CHARS ? `${line.slice(0, SAID_CHARS)}…` : line;
   return { oauth, detail: oauthDetail(oauth) || (said && !html ? `(said: ${said})` : '') };
 }
@@ -72,11 +72,11 @@ export async function failureWords(response: Response, secrets: readonly (string
 const oauthDetail = (oauth: ReturnType<typeof oauthOf>) => [oauth.error, oauth.error_description].filter(Boolean).join(': ');
 
 /** The OAuth fields of a parsed body, redacted (RFC 6749 §5.2); empty when it has none. */
-function oauthOf(json: unknown, secrets: readonly (string | Secret)[]) {
+function oauthOf(json: unknown, clean: Redactor) {
   const body = v.safeParse(OAuthErrorSchema, json);
   if (!body.success) return {};
-  const clean = (value: string | undefined) => (value === undefined ? undefined : redact(value, secrets));
-  return { error: clean(body.output.error), error_description: clean(body.output.error_description) };
+  const field = (value: string | undefined) => (value === undefined ? undefined : clean(value));
+  return { error: field(body.output.error), error_description: field(body.output.error_description) };
 }
 
 /**
@@ -114,7 +114,7 @@ function refused(
  * @param response the answer (2xx or 4xx)
  * @param scope the scope that was asked for; the answer must echo it (or leave it out)
  * @param sentAt monotonic instant the request was sent; the lifetime counts from it
- * @param secrets values to redact from any message
+ * @param clean removes the known secrets from any message
  * @returns the grant
  * @throws {TokenEndpointRedirectError} `TOKEN_ENDPOINT_REDIRECT` for a 3xx
  * @throws {TokenRequestRejectedError} `TOKEN_REQUEST_REJECTED` for a 4xx, or a 2xx that carries an OAuth error and no token
@@ -124,23 +124,23 @@ export async function processGrantResponse(
   response: Response,
   scope: string,
   sentAt: number,
-  secrets: readonly (string | Secret)[],
+  clean: Redactor,
 ): Promise<Grant> {
-  const where = `Cannot get a token for scope "${redact(scope, secrets)}"`;
+  const where = `Cannot get a token for scope "${clean(scope)}"`;
   if (response.status >= 300 && response.status < 400) {
     // Never followed (see sendGrantRequest): the password would go wherever it points.
     const location = response.headers.get('location');
     const target = location ? new URL(location, response.url || 'http://invalid/') : undefined;
     const shown = target ? `${target.origin === 'http://invalid' ? '' : target.origin}${target.pathname}` : 'nowhere';
     throw new TokenEndpointRedirectError(
-      `${where}: the token endpoint answered ${response.status}, a redirect to ${redact(shown, secrets)}; ` +
+      `${where}: the token endpoint answered ${response.status}, a redirect to ${clean(shown)}; ` +
         'the password is sent to the configured endpoint only: check SLICER_AUTH_URL (https, exact path)',
       // No `response` kept: its Location header may carry anything, and inspect(showHidden) would show it.
-      { status: response.status, location: target ? redact(shown, secrets) : undefined },
+      { status: response.status, location: target ? clean(shown) : undefined },
     );
   }
   if (!response.ok) {
-    const { oauth, detail } = await failureWords(response, secrets);
+    const { oauth, detail } = await failureWords(response, clean);
     throw refused(where, response, oauth, detail);
   }
   const contentType = response.headers.get('content-type') ?? 'no content type';
@@ -164,7 +164,7 @@ export async function processGrantResponse(
     throw new TokenResponseError(`${where}: the token response is not a JSON object${NOT_A_TOKEN_RESPONSE}`, ['(body)']);
   }
   // A refusal answered with a 2xx, as some servers send one: an OAuth error and no token.
-  const oauth = oauthOf(json, secrets);
+  const oauth = oauthOf(json, clean);
   if (oauth.error && !('access_token' in json)) throw refused(where, response, oauth);
   const result = v.safeParse(TokenResponseSchema, json);
   if (!result.success) {
@@ -181,7 +181,7 @@ export async function processGrantResponse(
     // Using a token for another service than asked is a security bug, not a nuisance. A scope left
     // out (or null) is the requested one (RFC 6749 §5.1); a space-delimited list (§3.3) must hold it.
     throw new TokenResponseError(
-      `${where}: the token response is for scope "${redact(grant.scope, [...secrets, grant.access_token])}", not the one requested; ` +
+      `${where}: the token response is for scope "${clean(redact(grant.scope, [grant.access_token]))}", not the one requested; ` +
         "the token is not used: tell the authorization service's owners",
       ['scope'],
     );

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
 import { processGrantResponse } from './grant_response.ts';
+import { redactor } from '../redact.ts';
 import { isServiceRefusal } from './refusal.ts';
 
 const SCOPE = 'service_id=slicer';
@@ -29,7 +30,7 @@ const json = (value: unknown, status = 200) => answer(JSON.stringify(value), { s
 /** The error processGrantResponse throws for an answer. */
 async function failure(response: Response, secrets: string[] = []): Promise<Error> {
   try {
-    await processGrantResponse(response, SCOPE, 0, secrets);
+    await processGrantResponse(response, SCOPE, 0, redactor(secrets));
   } catch (error) {
     return error as Error;
   }
@@ -103,7 +104,7 @@ describe('processGrantResponse', () => {
       json({ error: 'none', access_token: 'tok', token_type: 'Bearer', expires_in: '60' }),
       SCOPE,
       0,
-      [],
+      redactor([]),
     );
     assert.deepEqual(grant, { token: 'tok', expiresAt: 60_000, lifetime: 60_000 });
   });
@@ -285,7 +286,7 @@ describe('processGrantResponse', () => {
       const error = await failure(json({ ...good, ...fields }));
       assert.equal(error.message, `${WHERE}: the token response is malformed: ${expected}${ANSWER_FIX}`, JSON.stringify(fields));
     }
-    const one = await processGrantResponse(json({ ...good, access_token: 'x' }), SCOPE, 0, []);
+    const one = await processGrantResponse(json({ ...good, access_token: 'x' }), SCOPE, 0, redactor([]));
     assert.equal(one.token, 'x', 'a token of one character');
   });
 
@@ -299,7 +300,7 @@ describe('processGrantResponse', () => {
   test('a validity over a year is taken as a year, so that the expiry stays a date (1e308 s would be Infinity ms)', async () => {
     const YEAR = 365 * 24 * 3600_000;
     for (const [expires_in, lifetime] of [['31536000', YEAR], ['31536001', YEAR], ['1e308', YEAR], ['31535999', YEAR - 1000]] as const) {
-      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in }), SCOPE, 500, []);
+      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in }), SCOPE, 500, redactor([]));
       assert.deepEqual(grant, { token: 'tok', expiresAt: 500 + lifetime, lifetime }, expires_in);
     }
   });
@@ -307,7 +308,7 @@ describe('processGrantResponse', () => {
   // RFC 6749 §5.1 lets a server leave expires_in out when the default is documented: contract part 8 documents 3600 s.
   test('an expires_in left out or null is the documented 3600 s', async () => {
     for (const expires_in of [undefined, null]) {
-      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in }), SCOPE, 500, []);
+      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in }), SCOPE, 500, redactor([]));
       assert.deepEqual(grant, { token: 'tok', expiresAt: 500 + 3600_000, lifetime: 3600_000 }, String(expires_in));
     }
   });
@@ -325,7 +326,12 @@ describe('processGrantResponse', () => {
 
   test('a scope naming the requested service by its id alone (without "service_id=") is accepted; another id is not', async () => {
     for (const scope of ['slicer', `read slicer`]) {
-      const grant = await processGrantResponse(json({ access_token: 'tok', token_type: 'Bearer', expires_in: '60', scope }), SCOPE, 0, []);
+      const grant = await processGrantResponse(
+        json({ access_token: 'tok', token_type: 'Bearer', expires_in: '60', scope }),
+        SCOPE,
+        0,
+        redactor([]),
+      );
       assert.deepEqual(grant, { token: 'tok', expiresAt: 60_000, lifetime: 60_000 }, scope);
     }
     for (const scope of ['slicer-x', 'service_id', 'slicer=service_id', 'id=slicer']) {
@@ -343,7 +349,7 @@ describe('processGrantResponse', () => {
       json({ access_token: 'tok', token_type: 'bearer', expires_in: '60', scope: `read\t ${SCOPE}\nwrite` }),
       SCOPE,
       1_000,
-      [],
+      redactor([]),
     );
     assert.deepEqual(grant, { token: 'tok', expiresAt: 61_000, lifetime: 60_000 });
   });

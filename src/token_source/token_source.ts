@@ -16,7 +16,7 @@ import type { GrantFetcher } from '../grant.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
 import { failureWords, processGrantResponse } from './grant_response.ts';
 import { cannotReach, networkCause, networkFix } from './network_cause.ts';
-import { redact, sanitizeCause, type Secret } from '../redact.ts';
+import { type Redactor, redactor, sanitizeCause, type Secret } from '../redact.ts';
 import { answerFix } from './refusal.ts';
 import { retryAfterMs } from './retry_after.ts';
 
@@ -28,6 +28,11 @@ export interface TokenSourceOptions {
   username: string;
   /** Password for the grant. */
   password: Secret;
+  /**
+   * Removes the caller's other secrets from every message (a client's: its permanent tokens, its store's key).
+   * @default none: the password alone is removed, as it always is
+   */
+  redact?: Redactor | undefined;
   /** The fetch to send with. */
   fetch: FetchLike;
   /** The client's clock: grant lifetimes start when the request is sent; body reads are timed on it. */
@@ -77,6 +82,18 @@ export function retryWait(delay: number, random: () => number): number {
 }
 
 /**
+ * What a token source's messages are cleaned with: the password it sends, always, then the caller's other secrets.
+ *
+ * @param options the source's password and the caller's redactor
+ * @returns the redactor
+ */
+function cleaner(options: TokenSourceOptions): Redactor {
+  const password = redactor([options.password]);
+  const { redact } = options;
+  return redact ? (text) => redact(password(text)) : password;
+}
+
+/**
  * Builds a fetcher of grants for one user at one authorization service.
  *
  * @param options endpoint, credentials, transport and clock
@@ -85,13 +102,14 @@ export function retryWait(delay: number, random: () => number): number {
  */
 export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
   const { emit } = options;
+  const clean = cleaner(options);
   return async (scope) => {
     const sentAt = options.clock.now();
     let status: number | undefined;
     try {
       const response = await sendGrantRequest(options, scope);
       status = response.status;
-      const grant = await processGrantResponse(response, scope, sentAt, [options.password]);
+      const grant = await processGrantResponse(response, scope, sentAt, clean);
       emit?.({
         type: 'token.request',
         scope,
@@ -163,13 +181,13 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       hooks: { afterResponse: [(_request, _options, response) => buffered(response, timeout, options.clock)] },
     });
   } catch (error) {
-    const secrets = [options.password];
-    const where = `Cannot get a token for scope "${redact(scope, secrets)}" from ${url}`;
+    const clean = cleaner(options);
+    const where = `Cannot get a token for scope "${clean(scope)}" from ${url}`;
     // Said only when the request was asked again (the doctor asks once).
     const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
     if (isHTTPError(error)) {
       const status = `${error.response.status} ${error.response.statusText}`.trim();
-      const { oauth, detail } = await failureWords(error.response, secrets);
+      const { oauth, detail } = await failureWords(error.response, clean);
       const asked = askedTooLong(error, options.clock);
       const tried = asked === undefined
         ? afterRetries
@@ -202,12 +220,12 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       throw new TokenEndpointUnavailableError(`${where}: no complete answer within ${timeout} ms (timeout)${afterRetries}`);
     }
     const found = networkCause(error);
-    const cause = found === undefined ? undefined : redact(found, secrets);
+    const cause = found === undefined ? undefined : clean(found);
     // With a known reason, what to check; a runtime's own refusal (Deno's missing --allow-net) names its fix itself.
     const fix = cause === undefined ? '' : `; ${networkFix(cause, 'check SLICER_AUTH_URL and that the authorization service is up')}`;
     throw new TokenEndpointUnavailableError(
-      `${where}: ${cannotReach(url, cause)}: ${redact((error as Error).message ?? String(error), secrets)}${fix}`,
-      { cause: sanitizeCause(error, secrets) },
+      `${where}: ${cannotReach(url, cause)}: ${clean((error as Error).message ?? String(error))}${fix}`,
+      { cause: sanitizeCause(error, clean) },
     );
   }
 }

@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { ErrorCode, isAuthError, TokenRequestRejectedError, type TokenResponseError } from '../errors.ts';
 import { processGrantResponse } from './grant_response.ts';
+import { redactor } from '../redact.ts';
 import type { Fault } from '../sandbox/store.ts';
 import { parseConfig } from '../settings/config.ts';
 import { eventually } from '../testing/eventually.ts';
@@ -265,7 +266,7 @@ describe('processGrantResponse: status, content type and body → grant, or code
   for (const [what, status, type, body, expected, paths] of rows) {
     test(what, async () => {
       const response = new Response(body, { status, headers: { 'content-type': type } });
-      const outcome = await processGrantResponse(response, SCOPE, 1000, []).catch((e: unknown) => e);
+      const outcome = await processGrantResponse(response, SCOPE, 1000, redactor([])).catch((e: unknown) => e);
       if (typeof expected === 'object') {
         assert.deepEqual(outcome, {
           token: (JSON.parse(body) as { access_token: string }).access_token,

@@ -12,7 +12,7 @@ import { ErrorCode, isAuthError, TokenEndpointUnavailableError, TokenRequestReje
 import type { AuthEvent } from '../events.ts';
 import { MAX_ANSWER_BYTES } from './grant_body.ts';
 import { networkCause } from './network_cause.ts';
-import { Secret } from '../redact.ts';
+import { redactor, Secret } from '../redact.ts';
 import { createFakeClock, type FakeClock } from '../testing/fake_clock.ts';
 import { createTokenSource, retryWait, type TokenSourceOptions } from './token_source.ts';
 
@@ -157,6 +157,25 @@ describe('token source on the wire', () => {
       error.message,
       `${where()}: the token endpoint answered 503 Service Unavailable temporarily_unavailable: cannot check [redacted] now ([redacted])`,
     );
+  });
+
+  test("the caller's other secrets are redacted as the password is: from a refusal's words, and from a network failure and its cause", async () => {
+    const redact = redactor(['perm-T0KEN']);
+    const said = JSON.stringify({ error: 'invalid_grant', error_description: 'pw-S3CRET and perm-T0KEN do not match' });
+    const refusal = await failure(source([reply('400 Bad Request', said)], { redact }));
+    assert.equal(
+      refusal.message,
+      `Cannot get a token for scope "service_id=s": the token endpoint answered 400 invalid_grant: [redacted] and [redacted] do not match; the credentials were refused: check SLICER_USERNAME and SLICER_PASSWORD`,
+    );
+    const fetch = () => Promise.reject(new TypeError('Failed to fetch perm-T0KEN', { cause: new Error('inner perm-T0KEN pw-S3CRET') }));
+    const failed = await failure(source([], { fetch, redact }));
+    assert.equal(
+      failed.message,
+      `${where()}: cannot reach 127.0.0.1:${port} (inner [redacted] [redacted]): Failed to fetch [redacted]; ` +
+        'check SLICER_AUTH_URL and that the authorization service is up',
+    );
+    assert.equal((failed.cause as Error).message, 'Failed to fetch [redacted]');
+    assert.equal(((failed.cause as Error).cause as Error).message, 'inner [redacted] [redacted]');
   });
 
   test('a 500 carrying an OAuth error is unavailable, not a refusal', async () => {

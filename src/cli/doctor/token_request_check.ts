@@ -6,6 +6,7 @@
 import { type Check, fail, ok, type Outcome, serviceSettings, skip, warn } from './check.ts';
 import type { Clock } from '../../clock.ts';
 import { ErrorCode, isAuthError, TokenRequestRejectedError } from '../../errors.ts';
+import { redactor } from '../../redact.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import type { Config } from '../../settings/config.ts';
 import { DEFAULT_SERVICE, type Service } from '../../settings/services.ts';
@@ -68,7 +69,7 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     }, scope);
     const raw = await response.clone().text();
     const date = Date.parse(response.headers.get('date') ?? '');
-    const grant = await processGrantResponse(response, scope, started, [credentials.password]);
+    const grant = await processGrantResponse(response, scope, started, redactor([credentials.password]));
     const ms = Math.round(clock.now() - started);
     const reason = `Bearer token for ${scope}, valid ${Math.round(grant.lifetime / 1000)} s, ${ms} ms`;
     const skew = Number.isNaN(date) ? 0 : clock.wallNow() - date;
