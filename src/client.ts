@@ -15,7 +15,7 @@ import { type AuthedFetchOptions, createAuthedFetch } from './request/authed_fet
 import { createRequestEngine } from './request/request_engine.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf } from './settings/config.ts';
 import { readEnv } from './settings/env.ts';
-import { resolveScope, type ScopeTarget } from './settings/scope_target.ts';
+import { type ScopeTarget, scopeTargets } from './settings/scope_target.ts';
 import { DEFAULT_SERVICE, scopeKind } from './settings/services.ts';
 import { FORMER_OPTIONS, SETTINGS } from './settings/settings.ts';
 import { selectStore } from './stores/select.ts';
@@ -154,6 +154,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
     if (closed) throw new ClientClosedError(call);
   };
 
+  const targets = scopeTargets(config);
   const marginMs = config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000;
 
   function tokens(credentials: Credentials): TokenCache {
@@ -217,7 +218,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
         source: 'permanent',
       });
     }
-    // resolveScope guarantees credentials when no permanent token covers the scope.
+    // A resolved scope has credentials when no permanent token covers it.
     const held = await tokens(target.credentials as Credentials).get(target.scope, getOptions);
     const wall = (monotonic: number) => new Date(clock.wallNow() + (monotonic - clock.now()));
     return printedWithoutToken<TokenInfo>({
@@ -236,7 +237,9 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   }
 
   const engine = createRequestEngine({
-    config,
+    targets,
+    transport: config.transport,
+    allowInsecureHttp: config.allowInsecureHttp,
     fetch: send,
     tokens: {
       // Stryker disable next-line ArrowFunction: a shortcut; without a ready token the engine asks get for the same one
@@ -264,17 +267,17 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   return {
     baseUrl(scope = DEFAULT_SERVICE.name) {
       const kind = scopeKind(config, String(scope));
-      if (kind === 'invalid') resolveScope(config, scope); // throws, naming the malformed scope as every call does
+      if (kind === 'invalid') targets.resolve(scope); // throws, naming the malformed scope as every call does
       return config[(typeof kind === 'object' ? kind : DEFAULT_SERVICE).baseUrl.option];
     },
-    getToken: async (scope, getOptions) => tokenFor(resolveScope(config, scope), checkGetOptions(getOptions)),
-    getTokenInfo: async (scope, getOptions) => infoFor(resolveScope(config, scope), checkGetOptions(getOptions)),
+    getToken: async (scope, getOptions) => tokenFor(targets.resolve(scope), checkGetOptions(getOptions)),
+    getTokenInfo: async (scope, getOptions) => infoFor(targets.resolve(scope), checkGetOptions(getOptions)),
     authedFetch: createAuthedFetch(engine, open, options.ky),
     tokenFetch: engine.tokenFetch,
     async invalidate(scope) {
       open('invalidate');
       if (scope === undefined) return cache?.invalidate();
-      const target = resolveScope(config, scope);
+      const target = targets.resolve(scope);
       // A scope's token is forgotten in the shared store even when this process never held it.
       if (!target.permanentToken) await tokens(target.credentials as Credentials).invalidate(target.scope);
     },

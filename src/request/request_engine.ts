@@ -27,8 +27,8 @@ import type { FetchLike } from '../fetch.ts';
 import type { Redactor } from '../redact.ts';
 import { isRelative, stripSlashes } from './request_url.ts';
 import { type Outgoing, outgoing, sendFollowing, type Wire } from './request_wire.ts';
-import type { Config } from '../settings/config.ts';
-import { resolveScope, scopeByUrl, type ScopeTarget } from '../settings/scope_target.ts';
+import type { TokenTransport } from '../settings/config.ts';
+import type { ScopeTarget, ScopeTargets } from '../settings/scope_target.ts';
 import { DEFAULT_SERVICE, type ScopeInput, SERVICES } from '../settings/services.ts';
 import { SETTINGS } from '../settings/settings.ts';
 import { isSafeUrl, mayReceiveToken } from '../settings/url_policy.ts';
@@ -54,8 +54,12 @@ export interface TokenSupply {
 
 /** What {@link createRequestEngine} needs. */
 export interface EngineOptions {
-  /** The client's configuration: services, transport, plain-http opt-in, allowed origins. */
-  readonly config: Config;
+  /** The client's scopes: each one's base URL, token source and allowed origins. */
+  readonly targets: ScopeTargets;
+  /** How the token travels (contract 5.1). */
+  readonly transport: TokenTransport;
+  /** Whether tokens may go over plain http to a host that is not loopback. */
+  readonly allowInsecureHttp: boolean;
   /** The fetch that finally sends. */
   readonly fetch: FetchLike;
   readonly tokens: TokenSupply;
@@ -89,7 +93,7 @@ export interface RequestEngine {
   /** The platform's fetch with the token. */
   readonly tokenFetch: TokenFetch;
   /**
-   * The lane of a scope and URL kind; without a scope, the scope of the absolute `url` ({@link scopeByUrl}), else the
+   * The lane of a scope and URL kind; without a scope, the scope of the absolute `url` ({@link ScopeTargets.scopeOf}), else the
    * default service's.
    * @throws {ConfigError} `CONFIG_INVALID` when the scope lacks a setting it needs
    */
@@ -99,23 +103,20 @@ export interface RequestEngine {
 /**
  * Creates the engine of a client.
  *
- * @param options configuration, fetch, token supply and the client's sinks
+ * @param options scopes, transport, fetch, token supply and the client's sinks
  * @returns `tokenFetch` and the lanes ky sends through
  */
 export function createRequestEngine(options: EngineOptions): RequestEngine {
-  const { config, tokens, emit } = options;
+  const { targets, tokens, emit } = options;
   /** Lanes by scope, for absolute URLs and for relative paths (which need the scope's base URL). */
   const lanes = { absolute: new Map<string, Lane>(), relative: new Map<string, Lane>() };
   /** By scope: the pause after fresh tokens refused (401), in which a 401 ends a request at once. */
   const refusals = new Map<string, Pause>();
-  /** The scope of an absolute URL called without one. */
-  const scopeOf = scopeByUrl(config);
-
   function lane(scope: ScopeInput | undefined, relative: boolean, url?: string): Lane {
     const kind = relative ? lanes.relative : lanes.absolute;
-    const key = scope ?? (url === undefined ? DEFAULT_SERVICE.name : scopeOf(url));
+    const key = scope ?? (url === undefined ? DEFAULT_SERVICE.name : targets.scopeOf(url));
     let found = kind.get(key);
-    if (!found) kind.set(key, found = makeLane(resolveScope(config, key, relative)));
+    if (!found) kind.set(key, found = makeLane(targets.resolve(key, relative)));
     return found;
   }
 
@@ -123,9 +124,9 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     const trusted = trustedPrefix(target.baseUrl);
     const home = target.baseUrl && new URL(target.baseUrl).origin;
     const wire: Wire = {
-      transport: config.transport,
+      transport: options.transport,
       fetch: options.fetch,
-      allowInsecureHttp: config.allowInsecureHttp,
+      allowInsecureHttp: options.allowInsecureHttp,
       trusted,
       urlKey: (url) => (new URL(url).origin === home ? target.baseUrlKey : SETTINGS.allowedOrigins.env),
     };
@@ -164,7 +165,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
       // Stryker disable next-line ConditionalExpression,StringLiteral: a WeakMap holds no string key; the test is for the types
       const token = (typeof input === 'string' ? undefined : awaited.get(input)) ?? tokens.ready(target) ??
         (await tokens.get(target, signal ?? undefined));
-      const request = await outgoing(input, init, config.transport);
+      const request = await outgoing(input, init, options.transport);
       const response = await sendFollowing(request, token, wire);
       if (response.status === 401) return refused(request, token, response, answer401, signal ?? undefined);
       refusedFresh.succeeded();
@@ -229,7 +230,7 @@ export function createRequestEngine(options: EngineOptions): RequestEngine {
     options.open('tokenFetch');
     const { scope, ...rest } = init ?? {};
     if (isRelative(input)) {
-      const relative = lane(scope, true); // resolveScope checked that its scope has a base URL
+      const relative = lane(scope, true); // resolving a relative lane's scope checked that it has a base URL
       return relative.standard(`${relative.target.baseUrl as string}/${stripSlashes(input)}`, rest);
     }
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

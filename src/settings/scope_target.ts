@@ -1,7 +1,9 @@
 /**
  * Resolves a caller's scope against a client's configuration into a
  * {@link ScopeTarget}: the scope string, base URL and token source to use;
- * and tells the scope of an absolute URL called without one.
+ * and tells the scope of an absolute URL called without one. A client
+ * resolves each scope once ({@link scopeTargets}): its configuration does
+ * not change.
  */
 import { type Config, type Credentials, requireSettings } from './config.ts';
 import type { Secret } from '../redact.ts';
@@ -77,5 +79,39 @@ export function scopeByUrl(config: Config): (url: string) => ScopeInput {
     for (const service of longestFirst) if (url.startsWith(service.under) || url === service.base) return service.name;
     const origin = URL.canParse(url) ? new URL(url).origin : undefined;
     return configured.find((service) => service.origin === origin)?.name ?? DEFAULT_SERVICE.name;
+  };
+}
+
+/** A client's scopes, each resolved against its configuration once. */
+export interface ScopeTargets {
+  /**
+   * The target of a scope, resolved on its first use and kept (a scope that cannot be used is refused each time).
+   * @param scope `'slicer'` (default), `'predict'`, or `service_id=<id>`
+   * @param relative whether the call uses a relative URL (then the base URL is needed too)
+   * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
+   */
+  resolve(scope?: ScopeInput | string, relative?: boolean): ScopeTarget;
+  /** The scope of an absolute URL called without one ({@link scopeByUrl}). */
+  readonly scopeOf: (url: string) => ScopeInput;
+}
+
+/**
+ * The scopes of a client.
+ *
+ * @param config the client's configuration
+ * @returns its scope resolution, kept per scope and URL kind
+ */
+export function scopeTargets(config: Config): ScopeTargets {
+  const resolved = { absolute: new Map<string, ScopeTarget>(), relative: new Map<string, ScopeTarget>() };
+  return {
+    resolve(scope = DEFAULT_SERVICE.name, relative = false) {
+      const kept = relative ? resolved.relative : resolved.absolute;
+      // As text, as resolveScope reads it: a null is then refused as "null" is.
+      const key = String(scope);
+      let target = kept.get(key);
+      if (!target) kept.set(key, target = resolveScope(config, scope, relative));
+      return target;
+    },
+    scopeOf: scopeByUrl(config),
   };
 }
