@@ -48,14 +48,14 @@ export const LAYERS: readonly Layer[] = [
     shown: '`src/stores/`, `src/token_source/`',
     holds: 'the `TokenStore` interface, the memory, file and sealed Redis stores and their selection; ' +
       "the password grant (send, read the answer within its limits, then process, tell a refusal's cause and fix, " +
-      'read `Retry-After`, name a network failure and its fix, pause after a failure)',
+      'read `Retry-After`, name a network failure and its fix)',
   },
   {
     name: 'token cache',
     files: /^src\/token_cache\/[^/]+\.ts$/,
     shown: '`src/token_cache/`',
-    holds: "the distributed single flight over a store; what a process's clients with the same credentials share; " +
-      'the per-scope cache with refresh margins',
+    holds: "the pause after a failed token request; the distributed single flight over a store; what a process's clients " +
+      'with the same credentials share; the per-scope cache with refresh margins',
   },
   {
     name: 'request engine',

@@ -21,10 +21,10 @@ import { FORMER_OPTIONS, SETTINGS } from './settings/settings.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
 import { createEmitter, shows } from './telemetry/telemetry.ts';
+import { pauseAfterFailure } from './token_cache/grant_pause.ts';
 import { type ProcessShare, processShare } from './token_cache/process_share.ts';
 import { createSharedGrants } from './token_cache/shared_grants.ts';
 import { createTokenCache, type GetTokenOptions, type TokenCache } from './token_cache/token_cache.ts';
-import { pauseAfterFailure } from './token_source/grant_pause.ts';
 import { createTokenSource } from './token_source/token_source.ts';
 
 export type { FetchLike, Logger };
@@ -125,8 +125,9 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   const random = options.random ?? Math.random;
+  const secrets = secretsOf(config);
   /** Every message and event text of this client goes through this: the client's secrets removed. */
-  const clean = redactor(secretsOf(config));
+  const clean = redactor(secrets);
   const logger = options.logger ?? prefixed(console);
   const level = config.logLevel;
   const warn = shows(level, 'warn')
@@ -157,8 +158,19 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   const targets = scopeTargets(config);
   const marginMs = config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000;
 
+  /** The layers under the cache, made on first use, in the order data flows up: token source, store, token cache. */
   function tokens(credentials: Credentials): TokenCache {
     if (cache) return cache;
+    const source = createTokenSource({
+      ...credentials,
+      fetch: send,
+      clock,
+      random,
+      timeoutMs: options.tokenTimeoutMs,
+      retries: options.tokenRetries,
+      redact: clean,
+      emit,
+    });
     const configured = selectStore({
       store: options.store,
       storeUrl: config.storeUrl,
@@ -171,20 +183,8 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
     let share: ProcessShare | undefined;
     const held = configured ?? (share = processShare(credentials, clock)).store;
     store = held;
-    const source = pauseAfterFailure(
-      createTokenSource({
-        ...credentials,
-        fetch: send,
-        clock,
-        random,
-        timeoutMs: options.tokenTimeoutMs,
-        retries: options.tokenRetries,
-        redact: clean,
-        emit,
-      }),
-      { now: () => clock.now(), wallNow: () => clock.wallNow(), warn, failures: share?.failures },
-    );
-    const shared = createSharedGrants(source, {
+    const paused = pauseAfterFailure(source, { now: () => clock.now(), wallNow: () => clock.wallNow(), warn, failures: share?.failures });
+    const shared = createSharedGrants(paused, {
       store: held,
       authUrl: credentials.authUrl,
       username: credentials.username,

@@ -32,7 +32,7 @@ import type { ScopeTarget, ScopeTargets } from '../settings/scope_target.ts';
 import { DEFAULT_SERVICE, type ScopeInput, SERVICES } from '../settings/services.ts';
 import { SETTINGS } from '../settings/settings.ts';
 import { isSafeUrl, mayReceiveToken } from '../settings/url_policy.ts';
-import { Pause } from '../token_source/grant_pause.ts';
+import { Pause } from '../token_cache/grant_pause.ts';
 
 /** `fetch`'s options, plus the scope (by default, the service whose base URL the URL is under). */
 export type TokenFetchInit = RequestInit & { scope?: ScopeInput | undefined };

@@ -9,10 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
+import type { PauseFailures } from './grant_pause.ts';
 import type { Credentials } from '../settings/config.ts';
 import { createMemoryStore } from '../stores/memory.ts';
 import type { TokenStore } from '../stores/store.ts';
-import type { PauseFailures } from '../token_source/grant_pause.ts';
 
 /** What the clients of one set of credentials share. */
 export interface ProcessShare {

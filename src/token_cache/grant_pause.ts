@@ -16,8 +16,8 @@
  */
 import { AuthError, TokenRequestRejectedError } from '../errors.ts';
 import type { GrantFetcher } from '../grant.ts';
-import { CREDENTIALS_REFUSED } from './refusal.ts';
-import { retryAfterMs } from './retry_after.ts';
+import { CREDENTIALS_REFUSED } from '../token_source/refusal.ts';
+import { retryAfterMs } from '../token_source/retry_after.ts';
 
 /** The pause after the first failure in a row; each further failure doubles it. */
 const FIRST_PAUSE_MS = 1_000;
