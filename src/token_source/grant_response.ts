@@ -1,16 +1,17 @@
 /**
  * Processing the token endpoint's answer (contract 4.1): a redirect, a
  * refusal with its OAuth fields (RFC 6749 §5.2), or a token response checked
- * against the schema and turned into a {@link Grant}. Sending is
+ * against the schema and turned into a {@link Grant}; and the error of an
+ * answer still failing after the retries (408, 429, 5xx). Sending is
  * `token_source.ts`; nothing downstream sees raw JSON. Messages never hold a
  * secret: they are redacted by the known ones, and a schema failure lists
  * paths only (valibot's own messages would quote the token).
  */
 import * as v from 'valibot';
-import { TokenEndpointRedirectError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
+import { TokenEndpointRedirectError, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
 import type { Grant } from '../grant.ts';
 import { redact, type Redactor } from '../redact.ts';
-import { isMisaddressed, isServiceRefusal, refusalFix } from './refusal.ts';
+import { answerFix, isMisaddressed, isServiceRefusal, refusalFix } from './refusal.ts';
 import { OAuthErrorSchema, TokenResponseSchema } from '../schemas.ts';
 
 /**
@@ -52,7 +53,7 @@ function wordsOf(value: unknown, name: string | undefined, depth = 0): string[] 
  * @param clean removes the known secrets from a text
  * @returns the OAuth fields (empty when it has none) and the detail for a message ("" when there is none)
  */
-export async function failureWords(response: Response, clean: Redactor) {
+async function failureWords(response: Response, clean: Redactor) {
   const text = await response.text(); // read in full already (token_source.ts): this cannot fail
   let json: unknown;
   try {
@@ -106,6 +107,40 @@ function refused(
     `${where}: the token endpoint answered ${response.status}${detail ? ` ${detail}` : ''}${hint}`,
     { ...refusal, response },
   );
+}
+
+/**
+ * The error of the answer a token request ended with after its retries (408, 429, 5xx: statuses worth asking again):
+ * its status and words, how often it was asked, and the fix where the answer tells one. A 4xx carrying an OAuth error
+ * (429 `invalid_grant`, for a locked account) is a refusal, whatever its status; the rest, the endpoint unavailable.
+ *
+ * @param response the last answer
+ * @param where what failed, for the message: `Cannot get a token for scope "…" from <url>`
+ * @param tried how often it was asked again, or why it was not (` after 2 retries`, `; it asks for …`)
+ * @param clean removes the known secrets from the answer's words
+ * @returns the error to throw
+ */
+export async function lastAnswerError(
+  response: Response,
+  where: string,
+  tried: string,
+  clean: Redactor,
+): Promise<TokenRequestRejectedError | TokenEndpointUnavailableError> {
+  const status = `${response.status} ${response.statusText}`.trim();
+  const { oauth, detail } = await failureWords(response, clean);
+  const fix = answerFix({ status: response.status, ...oauth });
+  if (oauth.error && response.status < 500) {
+    return new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail}${tried}${fix}`, {
+      status: response.status,
+      ...oauth,
+      response,
+    });
+  }
+  return new TokenEndpointUnavailableError(`${where}: the token endpoint answered ${status}${detail ? ` ${detail}` : ''}${tried}${fix}`, {
+    status: response.status,
+    response,
+    ...oauth,
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Sends the password grant to the token endpoint (contract 4.1), with bounded
- * retries and every read under a timeout; `grant_response.ts` turns the
- * answer into a grant.
+ * retries and every read under a timeout, and words what kept it from an
+ * answer (a timeout, the network, a body too large); `grant_response.ts`
+ * turns the answer into a grant, or into its error.
  *
  * Errors from here never wrap ky's `HTTPError`: its `options` hold the form
  * body with the password.
@@ -9,15 +10,14 @@
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import type { Clock } from '../clock.ts';
 import { DEFAULTS } from '../defaults.ts';
-import { ErrorCode, TokenEndpointUnavailableError, TokenRequestRejectedError, TokenResponseError } from '../errors.ts';
+import { ErrorCode, TokenEndpointUnavailableError, TokenResponseError } from '../errors.ts';
 import type { AuthEvent } from '../events.ts';
 import type { FetchLike } from '../fetch.ts';
 import type { GrantFetcher } from '../grant.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
-import { failureWords, processGrantResponse } from './grant_response.ts';
+import { lastAnswerError, processGrantResponse } from './grant_response.ts';
 import { cannotReach, networkCause, networkFix } from './network_cause.ts';
 import { type Redactor, redactor, sanitizeCause, type Secret } from '../redact.ts';
-import { answerFix } from './refusal.ts';
 import { retryAfterMs } from './retry_after.ts';
 
 /** What {@link createTokenSource} needs. */
@@ -186,29 +186,11 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
     // Said only when the request was asked again (the doctor asks once).
     const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
     if (isHTTPError(error)) {
-      const status = `${error.response.status} ${error.response.statusText}`.trim();
-      const { oauth, detail } = await failureWords(error.response, clean);
       const asked = askedTooLong(error, options.clock);
       const tried = asked === undefined
         ? afterRetries
         : `; it asks for ${Math.ceil(asked / 1000)} s before the next request (Retry-After), so it was not asked again`;
-      const fix = answerFix({ status: error.response.status, ...oauth });
-      // A 4xx carrying an OAuth error (429 invalid_grant for a locked account) is a refusal, whatever its status.
-      if (oauth.error && error.response.status < 500) {
-        throw new TokenRequestRejectedError(`${where}: the token endpoint answered ${status} ${detail}${tried}${fix}`, {
-          status: error.response.status,
-          ...oauth,
-          response: error.response,
-        });
-      }
-      throw new TokenEndpointUnavailableError(
-        `${where}: the token endpoint answered ${status}${detail ? ` ${detail}` : ''}${tried}${fix}`,
-        {
-          status: error.response.status,
-          response: error.response,
-          ...oauth,
-        },
-      );
+      throw await lastAnswerError(error.response, where, tried, clean);
     }
     if (error instanceof BodyTooLargeError) {
       throw new TokenResponseError(
