@@ -16,7 +16,6 @@ import { createRequestEngine } from './request/request_engine.ts';
 import { type Credentials, type Needs, parseConfig, secretsOf } from './settings/config.ts';
 import { readEnv } from './settings/env.ts';
 import { type ScopeTarget, scopeTargets } from './settings/scope_target.ts';
-import { DEFAULT_SERVICE, scopeKind } from './settings/services.ts';
 import { FORMER_OPTIONS, SETTINGS } from './settings/settings.ts';
 import { selectStore } from './stores/select.ts';
 import type { TokenStore } from './stores/store.ts';
@@ -122,6 +121,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   assertOptions(options);
   const env = readEnv(options);
   const config = parseConfig(env, options, needs);
+  const targets = scopeTargets(config);
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   const random = options.random ?? Math.random;
@@ -155,7 +155,6 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
     if (closed) throw new ClientClosedError(call);
   };
 
-  const targets = scopeTargets(config);
   const marginMs = config.refreshMarginSeconds === undefined ? undefined : config.refreshMarginSeconds * 1000;
 
   /** The layers under the cache, made on first use, in the order data flows up: token source, store, token cache. */
@@ -265,11 +264,7 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   }
 
   return {
-    baseUrl(scope = DEFAULT_SERVICE.name) {
-      const kind = scopeKind(config, String(scope));
-      if (kind === 'invalid') targets.resolve(scope); // throws, naming the malformed scope as every call does
-      return config[(typeof kind === 'object' ? kind : DEFAULT_SERVICE).baseUrl.option];
-    },
+    baseUrl: (scope) => targets.baseUrl(scope),
     getToken: async (scope, getOptions) => tokenFor(targets.resolve(scope), checkGetOptions(getOptions)),
     getTokenInfo: async (scope, getOptions) => infoFor(targets.resolve(scope), checkGetOptions(getOptions)),
     authedFetch: createAuthedFetch(engine, open, options.ky),

@@ -93,6 +93,13 @@ export interface ScopeTargets {
   resolve(scope?: ScopeInput | string, relative?: boolean): ScopeTarget;
   /** The scope of an absolute URL called without one ({@link scopeByUrl}). */
   readonly scopeOf: (url: string) => ScopeInput;
+  /**
+   * The base URL a scope's relative paths resolve against, as configured: a `service_id=` of no configured service
+   * goes under the default service's. Nothing else the scope needs is checked.
+   * @param scope `'slicer'` (default), `'predict'`, or `service_id=<id>`
+   * @throws {ConfigError} `CONFIG_INVALID` for a scope of none of these forms
+   */
+  baseUrl(scope?: ScopeInput | string): string | undefined;
 }
 
 /**
@@ -103,7 +110,7 @@ export interface ScopeTargets {
  */
 export function scopeTargets(config: Config): ScopeTargets {
   const resolved = { absolute: new Map<string, ScopeTarget>(), relative: new Map<string, ScopeTarget>() };
-  return {
+  const targets: ScopeTargets = {
     resolve(scope = DEFAULT_SERVICE.name, relative = false) {
       const kept = relative ? resolved.relative : resolved.absolute;
       // As text, as resolveScope reads it: a null is then refused as "null" is.
@@ -113,5 +120,11 @@ export function scopeTargets(config: Config): ScopeTargets {
       return target;
     },
     scopeOf: scopeByUrl(config),
+    baseUrl(scope = DEFAULT_SERVICE.name) {
+      const kind = scopeKind(config, String(scope));
+      if (kind === 'invalid') targets.resolve(scope); // throws, naming the malformed scope as every call does
+      return config[(typeof kind === 'object' ? kind : DEFAULT_SERVICE).baseUrl.option];
+    },
   };
+  return targets;
 }
