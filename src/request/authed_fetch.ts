@@ -170,7 +170,7 @@ export function createAuthedFetch(engine: RequestEngine, open: (call: string) =>
       relative ? undefined : absoluteUrl(input, absolutePrefix ? prefix : undefined),
     );
     // A relative path is resolved here, not with ky's prefixUrl: two options fewer to merge on every call. (The lane's
-    // scope has a base URL: resolveScope checked it for a relative path.)
+    // scope has a base URL: resolving it for a relative path checked that.)
     const url = relative
       ? `${lane.target.baseUrl as string}/${prefix ? stripSlashes(String(prefix)).replace(/\/*$/, '/') : ''}${
         stripSlashes(input as string)

@@ -7,7 +7,7 @@ import { closest } from '../closest.ts';
 import { parseConfig, requireSettings } from './config.ts';
 import { expandedUnset, type Expander, readEnv } from './env.ts';
 import { ConfigError, ErrorCode } from '../errors.ts';
-import { resolveScope } from './scope_target.ts';
+import { scopeTargets } from './scope_target.ts';
 import { ENV_KEYS, FORMER_NAMES } from './settings.ts';
 import { configError } from '../testing/config_error.ts';
 import { scratchDir } from '../testing/scratch.ts';
@@ -60,25 +60,25 @@ describe('configuration', () => {
 
   test('credentials are needed only when no permanent token covers the scope', () => {
     const noCredentials = parseConfig({ SLICER_SERVICE_ID: 's', SLICER_STATIC_TOKEN: 'perm', SLICER_PREDICT_SERVICE_ID: 'p' });
-    assert.equal(resolveScope(noCredentials, 'slicer').permanentToken?.reveal(), 'perm');
-    const error = configError(() => resolveScope(noCredentials, 'predict'));
+    assert.equal(scopeTargets(noCredentials).resolve('slicer').permanentToken?.reveal(), 'perm');
+    const error = configError(() => scopeTargets(noCredentials).resolve('predict'));
     assert.deepEqual(
       error.issues.map((i) => i.key),
       ['SLICER_AUTH_URL', 'SLICER_USERNAME', 'SLICER_PASSWORD'],
     );
     assert.deepEqual(
-      configError(() => resolveScope(parseConfig({ SLICER_SERVICE_ID: 's' }), 'predict')).issues[0]?.key,
+      configError(() => scopeTargets(parseConfig({ SLICER_SERVICE_ID: 's' })).resolve('predict')).issues[0]?.key,
       'SLICER_PREDICT_SERVICE_ID',
     );
   });
 
   test('scopes: short names, full strings, and garbage', () => {
     const config = parseConfig({ ...base, SLICER_PREDICT_SERVICE_ID: 'pred-1', SLICER_PREDICT_BASE_URL: 'https://p.example.com' });
-    assert.equal(resolveScope(config).scope, 'service_id=slicer-1');
-    assert.equal(resolveScope(config, 'predict').scope, 'service_id=pred-1');
-    assert.equal(resolveScope(config, 'service_id=pred-1').baseUrl, 'https://p.example.com');
+    assert.equal(scopeTargets(config).resolve().scope, 'service_id=slicer-1');
+    assert.equal(scopeTargets(config).resolve('predict').scope, 'service_id=pred-1');
+    assert.equal(scopeTargets(config).resolve('service_id=pred-1').baseUrl, 'https://p.example.com');
     assert.equal(config.authUrl, 'https://auth.example.com', 'trailing slash dropped');
-    configError(() => resolveScope(config, 'service_id=a b'));
+    configError(() => scopeTargets(config).resolve('service_id=a b'));
   });
 
   test('the password is refused over plain http to a non-loopback host unless opted in', () => {
@@ -303,7 +303,7 @@ describe('configuration', () => {
     assert.equal(config.serviceId, 'other');
     assert.equal(config.transport, 'post');
     assert.deepEqual(config.sources.serviceId, { kind: 'option' });
-    assert.equal(resolveScope(config, 'slicer').scope, 'service_id=other', 'the option, not the variable, names the scope');
+    assert.equal(scopeTargets(config).resolve('slicer').scope, 'service_id=other', 'the option, not the variable, names the scope');
     configError(() => createAuthClient({ env: {}, envFile: false }));
   });
 });

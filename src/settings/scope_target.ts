@@ -38,7 +38,7 @@ export interface ScopeTarget {
  * @returns the scope string, base URL and permanent token that apply
  * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
  */
-export function resolveScope(config: Config, given: ScopeInput | string = DEFAULT_SERVICE.name, relative = false): ScopeTarget {
+function resolveScope(config: Config, given: ScopeInput | string = DEFAULT_SERVICE.name, relative = false): ScopeTarget {
   // As text: a null from JavaScript is then refused as "null" is, where requireSettings would read it as no scope.
   const input = String(given);
   const kind = scopeKind(config, input);
@@ -68,7 +68,7 @@ export function resolveScope(config: Config, given: ScopeInput | string = DEFAUL
  * @param config the client's configuration
  * @returns the scope of a URL
  */
-export function scopeByUrl(config: Config): (url: string) => ScopeInput {
+function scopeByUrl(config: Config): (url: string) => ScopeInput {
   const configured = SERVICES.flatMap((service) => {
     const base = config[service.baseUrl.option];
     return base ? [{ name: service.name, base, under: `${base}/`, origin: new URL(base).origin }] : [];
