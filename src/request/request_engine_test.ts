@@ -417,6 +417,16 @@ describe('waiting for a token', () => {
     assert.equal(answer.path, '/api/late');
   });
 
+  test("a token replacing one that ended is waited for outside ky's timeout too, not only the first", async () => {
+    const c = client();
+    assert.equal((await c.authedFetch('early').json<{ path: string }>()).path, '/api/early');
+    h.advance(3600); // the token has ended: the cache holds none, and the next call needs a token request
+    h.sandbox.store.addFault({ delayMs: 3000, times: 1 });
+    const answer = await c.authedFetch('late', { timeout: 2000, retry: 0 }).json<{ path: string }>();
+    assert.equal(answer.path, '/api/late');
+    assert.equal(h.issued(), 2);
+  });
+
   test('a closed client refuses tokenFetch and authedFetch by name; tokenFetch with a rejected promise, as fetch fails', async () => {
     const c = client();
     await c.close();

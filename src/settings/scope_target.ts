@@ -33,12 +33,12 @@ export interface ScopeTarget {
  * Resolves a scope for a client, checking that what it needs is configured.
  *
  * @param config the client's configuration
- * @param given `'slicer'` (default), `'predict'`, or `service_id=<id>`
+ * @param given `'slicer'`, `'predict'`, or `service_id=<id>`
  * @param relative whether the call uses a relative URL (then the base URL is needed too)
  * @returns the scope string, base URL and permanent token that apply
  * @throws {ConfigError} `CONFIG_INVALID` listing everything the scope needs that is missing
  */
-function resolveScope(config: Config, given: ScopeInput | string = DEFAULT_SERVICE.name, relative = false): ScopeTarget {
+function resolveScope(config: Config, given: ScopeInput | string, relative: boolean): ScopeTarget {
   // As text: a null from JavaScript is then refused as "null" is, where requireSettings would read it as no scope.
   const input = String(given);
   const kind = scopeKind(config, input);
