@@ -107,7 +107,7 @@ export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
     const sentAt = options.clock.now();
     let status: number | undefined;
     try {
-      const response = await sendGrantRequest(options, scope);
+      const response = await sendGrantRequest(options, scope, clean);
       status = response.status;
       const grant = await processGrantResponse(response, scope, sentAt, clean);
       emit?.({
@@ -141,10 +141,15 @@ export function createTokenSource(options: TokenSourceOptions): GrantFetcher {
  *
  * @param options endpoint, credentials and transport
  * @param scope the scope to ask for
+ * @param clean the source's redactor, made once per source ({@link cleaner})
  * @returns the final response (2xx or 4xx)
  * @throws {TokenEndpointUnavailableError} `TOKEN_ENDPOINT_UNAVAILABLE` after the retries
  */
-export async function sendGrantRequest(options: TokenSourceOptions, scope: string): Promise<Response> {
+export async function sendGrantRequest(
+  options: TokenSourceOptions,
+  scope: string,
+  clean: Redactor = cleaner(options),
+): Promise<Response> {
   const url = tokenEndpoint(options.authUrl);
   const timeout = options.timeoutMs ?? DEFAULTS.tokenTimeoutMs;
   const retries = options.retries ?? DEFAULTS.tokenRetries;
@@ -181,7 +186,6 @@ export async function sendGrantRequest(options: TokenSourceOptions, scope: strin
       hooks: { afterResponse: [(_request, _options, response) => buffered(response, timeout, options.clock)] },
     });
   } catch (error) {
-    const clean = cleaner(options);
     const where = `Cannot get a token for scope "${clean(scope)}" from ${url}`;
     // Said only when the request was asked again (the doctor asks once).
     const afterRetries = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
