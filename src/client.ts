@@ -121,13 +121,13 @@ export function buildClient(options: AuthClientOptions, needs: Needs = {}): Auth
   assertOptions(options);
   const env = readEnv(options);
   const config = parseConfig(env, options, needs);
+  const secrets = secretsOf(config);
   const targets = scopeTargets(config);
+  /** Every message and event text of this client goes through this: the client's secrets removed. */
+  const clean = redactor(secrets);
   const send = options.fetch ?? globalFetch;
   const clock: Clock = options.now ? { ...(options.clock ?? systemClock), now: options.now } : options.clock ?? systemClock;
   const random = options.random ?? Math.random;
-  const secrets = secretsOf(config);
-  /** Every message and event text of this client goes through this: the client's secrets removed. */
-  const clean = redactor(secrets);
   const logger = options.logger ?? prefixed(console);
   const level = config.logLevel;
   const warn = shows(level, 'warn')

@@ -109,6 +109,7 @@ export interface ScopeTargets {
  * @returns its scope resolution, kept per scope and URL kind
  */
 export function scopeTargets(config: Config): ScopeTargets {
+  const scopeOf = scopeByUrl(config);
   const resolved = { absolute: new Map<string, ScopeTarget>(), relative: new Map<string, ScopeTarget>() };
   const targets: ScopeTargets = {
     resolve(scope = DEFAULT_SERVICE.name, relative = false) {
@@ -119,7 +120,7 @@ export function scopeTargets(config: Config): ScopeTargets {
       if (!target) kept.set(key, target = resolveScope(config, scope, relative));
       return target;
     },
-    scopeOf: scopeByUrl(config),
+    scopeOf,
     baseUrl(scope = DEFAULT_SERVICE.name) {
       const kind = scopeKind(config, String(scope));
       if (kind === 'invalid') targets.resolve(scope); // throws, naming the malformed scope as every call does
