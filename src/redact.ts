@@ -113,23 +113,3 @@ export function redactor(secrets: Iterable<string | Secret | undefined>): Redact
   const known = [...secrets];
   return (text) => redact(text, known);
 }
-
-/**
- * Copies an error chain into plain errors with redacted messages and no other
- * fields, so a low-level cause (a network error, say) can be attached to one of
- * our errors without carrying request options or bodies along.
- *
- * @param error anything caught
- * @param clean removes the known secrets from a message
- * @returns a plain `Error` whose message and causes are redacted
- */
-export function sanitizeCause(error: unknown, clean: Redactor, depth = 0): Error {
-  const source = error instanceof Error ? error : new Error(String(error));
-  const nested = depth < 5 && source.cause !== undefined ? { cause: sanitizeCause(source.cause, clean, depth + 1) } : undefined;
-  const copy = new Error(clean(source.message), nested);
-  copy.name = source.name;
-  const code = (source as { code?: unknown }).code;
-  if (typeof code === 'string') Object.assign(copy, { code });
-  copy.stack = `${copy.name}: ${copy.message}`;
-  return copy;
-}

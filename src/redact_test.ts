@@ -1,12 +1,11 @@
 /**
  * The secret box and redaction, value by value: every form a secret takes in
- * free text, the order forms are replaced in, and what a sanitized error
- * chain keeps.
+ * free text, the order forms are replaced in.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
-import { printedWithoutToken, redact, redactor, sanitizeCause, Secret } from './redact.ts';
+import { printedWithoutToken, redact, redactor, Secret } from './redact.ts';
 
 describe('Secret', () => {
   test('prints as [redacted] every way a value is turned into text, and reveals the value only when asked', () => {
@@ -72,38 +71,5 @@ describe('redactor', () => {
     assert.equal(clean('user pw tok'), 'user [redacted] [redacted]');
     assert.equal(clean('again pw'), 'again [redacted]');
     assert.equal(redactor([])('nothing to hide'), 'nothing to hide');
-  });
-});
-
-describe('sanitizeCause', () => {
-  test('copies names, messages (redacted) and string codes down the chain, and nothing else', () => {
-    const root = Object.assign(new Error('connect to host with pw failed'), { code: 'ECONNREFUSED', options: { body: 'pw' } });
-    const top = new TypeError('fetch failed', { cause: root });
-    const copy = sanitizeCause(top, redactor(['pw']));
-    assert.equal(copy.name, 'TypeError');
-    assert.equal(copy.message, 'fetch failed');
-    assert.equal(copy.stack, 'TypeError: fetch failed');
-    const cause = copy.cause as Error & { code?: string };
-    assert.equal(cause.message, 'connect to host with [redacted] failed');
-    assert.equal(cause.code, 'ECONNREFUSED');
-    assert.equal(cause.stack, 'Error: connect to host with [redacted] failed');
-    assert.deepEqual(Object.keys(cause), ['name', 'code'], 'no options, no body');
-    assert.equal(cause.cause, undefined);
-  });
-
-  test('a numeric code is not copied; a thrown non-error becomes an Error of its text', () => {
-    const copy = sanitizeCause(Object.assign(new Error('x'), { code: 42 }), redactor([]));
-    assert.deepEqual(Object.keys(copy), ['name']);
-    const thrown = sanitizeCause('secret pw', redactor(['pw']));
-    assert.ok(thrown instanceof Error);
-    assert.equal(thrown.message, 'secret [redacted]');
-  });
-
-  test('copies at most six links of a chain (a cycle ends there too)', () => {
-    const cyclic = new Error('loop');
-    cyclic.cause = cyclic;
-    let depth = 0;
-    for (let e: unknown = sanitizeCause(cyclic, redactor([])); e instanceof Error; e = e.cause) depth++;
-    assert.equal(depth, 6);
   });
 });

@@ -5,7 +5,8 @@
  * turns the answer into a grant, or into its error.
  *
  * Errors from here never wrap ky's `HTTPError`: its `options` hold the form
- * body with the password.
+ * body with the password; a network failure is attached as a sanitized copy
+ * of its cause chain ({@link sanitizeCause}).
  */
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import type { Clock } from '../clock.ts';
@@ -17,7 +18,7 @@ import type { GrantFetcher } from '../grant.ts';
 import { BodyTimeoutError, BodyTooLargeError, buffered, MAX_ANSWER_BYTES } from './grant_body.ts';
 import { lastAnswerError, processGrantResponse } from './grant_response.ts';
 import { cannotReach, networkCause, networkFix } from './network_cause.ts';
-import { type Redactor, redactor, sanitizeCause, type Secret } from '../redact.ts';
+import { type Redactor, redactor, type Secret } from '../redact.ts';
 import { retryAfterMs } from './retry_after.ts';
 
 /** What {@link createTokenSource} needs. */
@@ -226,4 +227,24 @@ export async function sendGrantRequest(
 function askedTooLong(error: unknown, clock: Clock): number | undefined {
   const asked = isHTTPError(error) ? retryAfterMs(error.response.headers.get('retry-after'), clock.wallNow()) : undefined;
   return (asked ?? 0) > MAX_RETRY_AFTER_MS ? asked : undefined;
+}
+
+/**
+ * Copies an error chain into plain errors with redacted messages and no other
+ * fields, so a low-level cause (a network error, say) can be attached to one of
+ * our errors without carrying request options or bodies along.
+ *
+ * @param error anything caught
+ * @param clean removes the known secrets from a message
+ * @returns a plain `Error` whose message and causes are redacted
+ */
+export function sanitizeCause(error: unknown, clean: Redactor, depth = 0): Error {
+  const source = error instanceof Error ? error : new Error(String(error));
+  const nested = depth < 5 && source.cause !== undefined ? { cause: sanitizeCause(source.cause, clean, depth + 1) } : undefined;
+  const copy = new Error(clean(source.message), nested);
+  copy.name = source.name;
+  const code = (source as { code?: unknown }).code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
 }
