@@ -13,11 +13,9 @@
 import { systemClock } from '../src/clock.ts';
 import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
-import { redactor } from '../src/redact.ts';
 import type { Config } from '../src/settings/config.ts';
-import { processGrantResponse } from '../src/token_source/grant_response.ts';
 import { CREDENTIALS_REFUSED, isServiceRefusal } from '../src/token_source/refusal.ts';
-import { sendGrantRequest } from '../src/token_source/token_source.ts';
+import { createTokenSource } from '../src/token_source/token_source.ts';
 
 /**
  * Whether a refusal is of the user or the password: an OAuth error that says so, or a 401 that asks for no Bearer token.
@@ -40,11 +38,8 @@ export async function checkCredentials(config: Config): Promise<void> {
   const { credentials, serviceId } = config;
   if (!credentials) return;
   const scope = `service_id=${serviceId}`;
-  const sentAt = systemClock.now();
   try {
-    const options = { ...credentials, fetch: globalFetch, clock: systemClock, random: Math.random, retries: 0 };
-    const response = await sendGrantRequest(options, scope);
-    await processGrantResponse(response, scope, sentAt, redactor([credentials.password]));
+    await createTokenSource({ ...credentials, fetch: globalFetch, clock: systemClock, random: Math.random, retries: 0 })(scope);
   } catch (error) {
     if (!(error instanceof TokenRequestRejectedError && refusesCredentials(error))) return;
     throw new Error(

@@ -59,17 +59,23 @@ export function tokenRequestCheck(service: Service): Check {
 async function tokenRequest(config: Config, service: Service, scope: string, clock: Clock) {
   const credentials = config.credentials as NonNullable<Config['credentials']>;
   const started = clock.now();
+  /** The password removed from every message of the request and of its answer. */
+  const clean = redactor([credentials.password]);
   try {
-    const response = await sendGrantRequest({
-      ...credentials,
-      fetch: (i, init) => fetch(i, init),
-      clock,
-      random: Math.random,
-      retries: 0,
-    }, scope);
+    const response = await sendGrantRequest(
+      {
+        ...credentials,
+        fetch: (i, init) => fetch(i, init),
+        clock,
+        random: Math.random,
+        retries: 0,
+      },
+      scope,
+      clean,
+    );
     const raw = await response.clone().text();
     const date = Date.parse(response.headers.get('date') ?? '');
-    const grant = await processGrantResponse(response, scope, started, redactor([credentials.password]));
+    const grant = await processGrantResponse(response, scope, started, clean);
     const ms = Math.round(clock.now() - started);
     const reason = `Bearer token for ${scope}, valid ${Math.round(grant.lifetime / 1000)} s, ${ms} ms`;
     const skew = Number.isNaN(date) ? 0 : clock.wallNow() - date;
