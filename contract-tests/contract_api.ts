@@ -6,6 +6,7 @@
  */
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { RATE_LIMIT_MS, rateLimitWait } from './rate_limit.ts';
+import { accessTokenIn } from './token_answer.ts';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { redact } from '../src/redact.ts';
 import { DEFAULT_SERVICE, type Service as ServiceRow, type ServiceName, serviceNamed } from '../src/settings/services.ts';
@@ -128,13 +129,7 @@ export class ContractApi {
 
   /** Registers the `access_token` of a JSON answer (contract 4.1), whatever the status. */
   #registerTokens(text: string): void {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return;
-    }
-    const token = (body as { access_token?: unknown } | null)?.access_token;
+    const token = accessTokenIn(text);
     if (typeof token === 'string' && token !== '') this.secret(token);
   }
 
@@ -180,7 +175,7 @@ export class ContractApi {
    */
   async issue(service: Service = DEFAULT_SERVICE.name): Promise<string> {
     const answer = await this.grant(this.goodGrant(service));
-    const token = answer.status === 200 ? (JSON.parse(answer.text) as { access_token?: unknown }).access_token : undefined;
+    const token = answer.status === 200 ? accessTokenIn(answer.text) : undefined;
     if (typeof token !== 'string' || !token) {
       throw new Error(`No token issued for ${service}: ${answer.status} ${this.redact(answer.text).slice(0, 200)}`);
     }

@@ -22,6 +22,7 @@ export { expect } from '@playwright/test';
 export { clause, covers, finding, probe, rowTest, STRICT } from './clauses.ts';
 export { type Answer, ContractApi, type Presentation, refused, type Service } from './contract_api.ts';
 export { SandboxControls } from './sandbox_controls.ts';
+export { accessTokenIn, documentedDrift } from './token_answer.ts';
 
 /** Tracks the permanent tokens a test creates. */
 export interface PermanentTokens {

@@ -103,7 +103,8 @@ test('the README states how many violations the self-test injects', () => {
 });
 
 describe('strictness probes never fail a run (unless SLICER_CONTRACT_STRICT=1)', { concurrency: 2 }, () => {
-  for (const [violation, clause] of [['default-scope', '4.1 request fields'], ['json-accepted', '4.1 rule 2']] as const) {
+  const found = [['default-scope', '4.1 request fields'], ['json-accepted', '4.1 rule 2'], ['answer-typed-text', '4.1 rule 1']] as const;
+  for (const [violation, clause] of found) {
     test(`${violation}: a warning for ${clause}, the run passes; strict, it fails`, async () => {
       const lenient = await runSuite(API, { violation });
       assert.equal(lenient.exitCode, 0, lenient.messages);

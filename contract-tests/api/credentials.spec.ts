@@ -6,7 +6,7 @@
  * report says so.
  */
 import { CREDENTIALS } from '../boundaries_request.ts';
-import { clause, covers, expect, test } from '../fixtures.ts';
+import { accessTokenIn, clause, covers, expect, test } from '../fixtures.ts';
 
 for (const row of CREDENTIALS) {
   test(`${row.clause}: ${row.input} ${row.value}: ${row.expect}`, clause(row.clause), async ({ api, target, controls }) => {
@@ -16,12 +16,7 @@ for (const row of CREDENTIALS) {
     const user = row.notLive && controls ? await controls.newUser() : { username: target.username, password: target.password };
     const good = { username: user.username, password: user.password, scope: api.scope('slicer') };
     const answer = await api.grant({ grant_type: 'password', ...good, ...row.change(good) });
-    let token: unknown;
-    try {
-      token = (JSON.parse(answer.text) as { access_token?: unknown }).access_token;
-    } catch {
-      token = undefined;
-    }
+    const token = accessTokenIn(answer.text);
     expect(
       token === undefined && answer.status >= 400 && answer.status < 500,
       `4.1: ${row.input} ${row.value} was answered ${answer.status}${token === undefined ? '' : ' with a token'}, not a 4xx without one`,

@@ -4,16 +4,10 @@
  * degenerate and hostile bodies (contract-tests/boundaries.ts).
  */
 import { REQUEST_FORMS } from '../boundaries_request.ts';
-import { type Answer, covers, expect, finding, rowTest, test } from '../fixtures.ts';
+import { accessTokenIn, type Answer, covers, expect, finding, rowTest, test } from '../fixtures.ts';
 
 /** Whether an answer carries an access token. */
-function tokenIn(answer: Answer): boolean {
-  try {
-    return typeof (JSON.parse(answer.text) as { access_token?: unknown }).access_token === 'string';
-  } catch {
-    return false;
-  }
-}
+const tokenIn = (answer: Answer) => typeof accessTokenIn(answer.text) === 'string';
 
 for (const row of REQUEST_FORMS) {
   const { title, details } = rowTest(row, 'the contract documents the form-encoded body, not what a server does with another');

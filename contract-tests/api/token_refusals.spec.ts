@@ -8,18 +8,12 @@
  * recorded as annotations. Wrong-password attempts are kept to one per run:
  * a staging account can lock.
  */
-import { type Answer, clause, type ContractApi, covers, expect, finding, probe, test } from '../fixtures.ts';
+import { accessTokenIn, type Answer, clause, type ContractApi, covers, expect, finding, probe, test } from '../fixtures.ts';
 
 /** Whether an answer refuses (a 4xx) without issuing a token; recorded as an annotation (any token in it was registered on arrival). */
 function noToken(api: ContractApi, answer: Answer, what: string): boolean {
   test.info().annotations.push({ type: 'observed', description: `${what}: ${answer.status} ${api.redact(answer.text).slice(0, 300)}` });
-  let token: unknown;
-  try {
-    token = (JSON.parse(answer.text) as { access_token?: unknown }).access_token;
-  } catch {
-    token = undefined;
-  }
-  return answer.status >= 400 && answer.status < 500 && token === undefined;
+  return answer.status >= 400 && answer.status < 500 && accessTokenIn(answer.text) === undefined;
 }
 
 const rules: [string, (good: Record<string, string>) => Record<string, string | undefined>][] = [

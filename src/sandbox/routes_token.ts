@@ -35,6 +35,9 @@ export function tokenRoutes(store: Store): Hono {
       });
     }
     const answer = await grant(store, c.req.raw);
+    if (store.violates('answer-typed-text')) {
+      return c.body(JSON.stringify(answer.body), answer.status, { 'content-type': 'text/plain; charset=UTF-8', ...NO_STORE });
+    }
     return c.json(answer.body, answer.status, NO_STORE);
   });
 

@@ -29,6 +29,8 @@ export const VIOLATIONS = [
   'json-accepted',
   /** A request without scope gets a slicing-service token (a probe finding, as some real servers do). */
   'default-scope',
+  /** The token endpoint sends its JSON answers as `text/plain` (a probe finding: the contract documents the body only). */
+  'answer-typed-text',
   /** A wrong password is answered with a token (4.1: a token comes from a user's password). */
   'token-for-wrong-password',
   /** "Copy token value" copies the value the page shows without its last character (5.3 creating step 8). */
