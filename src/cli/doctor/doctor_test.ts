@@ -390,6 +390,12 @@ describe('slicer-auth doctor', () => {
       line(await doctor({}, ['--scope', 'slicer']), 'token request (slicer)'),
       /^! .*valid 3600 s.*; scope is a list, documented as the requested scope\n\s+fix: nothing/,
     );
+    const lower = JSON.stringify({ token_type: 'bearer', access_token: 'lower-case', expires_in: '3600', scope });
+    h.sandbox.store.addFault({ status: 200, body: lower, contentType: 'text/plain; charset=utf-8', times: 1 });
+    assert.match(
+      line(await doctor({}, ['--scope', 'slicer']), 'token request (slicer)'),
+      /^! .*valid 3600 s.*; token_type is "bearer", documented "Bearer"; the answer's content type is "text\/plain; charset=utf-8", not JSON's\n\s+fix: nothing/,
+    );
   });
 
   test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {

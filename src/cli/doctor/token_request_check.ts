@@ -80,8 +80,11 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
     const reason = `Bearer token for ${scope}, valid ${Math.round(grant.lifetime / 1000)} s, ${ms} ms`;
     const skew = Number.isNaN(date) ? 0 : clock.wallNow() - date;
     let result: Outcome = ok(reason);
-    const body = JSON.parse(raw) as { expires_in?: unknown; scope?: unknown };
+    const body = JSON.parse(raw) as { token_type?: unknown; expires_in?: unknown; scope?: unknown };
+    const type = response.headers.get('content-type') ?? '';
     const deviations = [
+      // The client takes the type in any case (RFC 6749 §5.1); the contract writes it `Bearer`.
+      body.token_type === 'Bearer' ? '' : `token_type is ${JSON.stringify(body.token_type)}, documented "Bearer"`,
       typeof body.expires_in === 'string'
         ? ''
         : body.expires_in === undefined || body.expires_in === null
@@ -92,6 +95,7 @@ async function tokenRequest(config: Config, service: Service, scope: string, clo
         : typeof body.scope === 'string' && isServiceIdAlone(body.scope, scope)
         ? 'scope is the service id alone, documented as the requested scope (service_id=<id>)'
         : `scope is ${body.scope === undefined ? 'left out' : body.scope === null ? 'null' : 'a list'}, documented as the requested scope`,
+      type.toLowerCase().includes('json') ? '' : `the answer's content type is ${type ? `"${type}"` : 'not given'}, not JSON's`,
     ].filter(Boolean);
     if (deviations.length > 0) {
       result = warn(`${reason}; ${deviations.join('; ')}`, 'nothing to do here: the client accepts this; tell the service owners');
