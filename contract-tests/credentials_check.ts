@@ -11,22 +11,10 @@
  * failing or missing endpoint), clause by clause.
  */
 import { systemClock } from '../src/clock.ts';
-import { TokenRequestRejectedError } from '../src/errors.ts';
 import { globalFetch } from '../src/fetch.ts';
 import type { Config } from '../src/settings/config.ts';
-import { CREDENTIALS_REFUSED, isServiceRefusal } from '../src/token_source/refusal.ts';
+import { refusesCredentials } from '../src/token_source/refusal.ts';
 import { createTokenSource } from '../src/token_source/token_source.ts';
-
-/**
- * Whether a refusal is of the user or the password: an OAuth error that says so, or a 401 that asks for no Bearer token.
- *
- * @param error the refusal
- * @returns true when each test would be refused the same
- */
-function refusesCredentials(error: TokenRequestRejectedError): boolean {
-  if (CREDENTIALS_REFUSED.includes(error.error)) return true;
-  return error.status === 401 && !isServiceRefusal(error);
-}
 
 /**
  * Sends the configured credentials once, and stops the run when they are refused.
@@ -41,7 +29,7 @@ export async function checkCredentials(config: Config): Promise<void> {
   try {
     await createTokenSource({ ...credentials, fetch: globalFetch, clock: systemClock, random: Math.random, retries: 0 })(scope);
   } catch (error) {
-    if (!(error instanceof TokenRequestRejectedError && refusesCredentials(error))) return;
+    if (!refusesCredentials(error)) return;
     throw new Error(
       `The token endpoint refused the configured credentials, so no test was run: ${error.message}. ` +
         'Each test would have sent them again, and refusals in a row can lock the account.',

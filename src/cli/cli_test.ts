@@ -139,6 +139,15 @@ describe('CLI: help, usage errors, exit codes', () => {
       /invalid_scope: .*; the scope was refused: check the service id it names \(SLICER_SERVICE_ID or SLICER_PREDICT_SERVICE_ID\), and that this user may use that service \[TOKEN_REQUEST_REJECTED\]\n/,
     );
     assert.doesNotMatch(unknownService.err, /SLICER_USERNAME|After several failures/, 'a refused scope is no refused password');
+    // The contract names no error format: a 401 in its own words may refuse the password as well.
+    h.sandbox.store.addFault({ status: 401, body: 'Unauthorized', contentType: 'text/plain', times: 1 });
+    const bare = await cli(['token']);
+    assert.equal(bare.code, 1);
+    assert.match(
+      bare.err,
+      /answered 401 \(said: Unauthorized\); the answer carries no OAuth error: check SLICER_USERNAME and SLICER_PASSWORD, /,
+    );
+    assert.match(bare.err, /^After several failures the account may be locked for a while/m);
   });
 
   test('with nothing configured, a configuration error also says how to try the embedded sandbox; with something set, it does not', async () => {

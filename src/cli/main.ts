@@ -9,7 +9,7 @@ import { nothingConfigured } from './first_run.ts';
 import { envExampleFile, packageVersion } from '../package_info.ts';
 import { FIRST_RUN_FIX } from '../settings/config.ts';
 import { scopeKind } from '../settings/services.ts';
-import { refusesCredentials } from '../token_cache/grant_pause.ts';
+import { refusesCredentials } from '../token_source/refusal.ts';
 import { EXIT, type Io, UsageError } from './usage.ts';
 
 /** Top-level help, naming `.env.example` as this user finds it (in the installed package). */

@@ -6,17 +6,17 @@
  * once, without a request. A wrong password is not tried a thousand times a
  * second, and a service that is down is not flooded. A failure whose answer
  * asks for a longer wait (`Retry-After`, at most {@link MAX_ASKED_MS}) pauses
- * that long. A refusal of the credentials (`invalid_grant`, `invalid_client`)
- * pauses {@link CREDENTIALS_PAUSE_MS} from the first: the credentials of a
+ * that long. A refusal of the credentials (`invalid_grant`, `invalid_client`,
+ * or a 401 without a Bearer challenge) pauses {@link CREDENTIALS_PAUSE_MS} from the first: the credentials of a
  * client do not change, and a service that locks an account after a few
  * failed logins (the sandbox: 5 in 5 minutes) would lock it for every
  * process that uses it. A grant ends the pause.
  * The request engine pauses its token replacements after a fresh token's 401
  * with the same {@link Pause}.
  */
-import { AuthError, TokenRequestRejectedError } from '../errors.ts';
+import { AuthError } from '../errors.ts';
 import type { GrantFetcher } from '../grant.ts';
-import { CREDENTIALS_REFUSED } from '../token_source/refusal.ts';
+import { CREDENTIALS_REFUSED, refusesCredentials } from '../token_source/refusal.ts';
 import { retryAfterMs } from '../token_source/retry_after.ts';
 
 /** The pause after the first failure in a row; each further failure doubles it. */
@@ -27,10 +27,6 @@ const MAX_PAUSE_MS = 30_000;
 const MAX_ASKED_MS = 3_600_000;
 /** The pause after a refusal of the credentials: four logins an hour at most. */
 export const CREDENTIALS_PAUSE_MS = 900_000;
-
-/** Whether a failure is the token endpoint refusing the credentials (RFC 6749 §5.2), which asking again cannot change. */
-export const refusesCredentials = (error: unknown): boolean =>
-  error instanceof TokenRequestRejectedError && CREDENTIALS_REFUSED.includes(error.error);
 
 /** The pause after some failures in a row: {@link FIRST_PAUSE_MS}, doubled for each further one, at most {@link MAX_PAUSE_MS}. */
 const pauseAfter = (failures: number): number => Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (failures - 1));
@@ -113,9 +109,11 @@ export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseO
     const failure = failures.get(scope);
     const held = failure?.pause.holds((seconds) => {
       const code = failure.error instanceof AuthError ? failure.error.code : 'UNKNOWN';
-      const why = refusesCredentials(failure.error)
+      const why = !refusesCredentials(failure.error)
+        ? ''
+        : CREDENTIALS_REFUSED.includes(failure.error.error)
         ? ' (the credentials were refused: sent again sooner, they could lock the account)'
-        : '';
+        : ' (a 401, which refused credentials give too: sent again sooner, they could lock the account)';
       options.warn(
         `The last token request for scope "${scope}" failed (${code}); giving that failure again for ${seconds} s without a new request${why}`,
       );

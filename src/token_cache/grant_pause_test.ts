@@ -21,7 +21,7 @@ function fetcher() {
     calls: new Map<string, number>(),
     errors: [] as Error[],
     retryAfter: undefined as string | undefined,
-    refusal: undefined as { status: number; error: string } | undefined,
+    refusal: undefined as { status: number; error?: string; headers?: Record<string, string> } | undefined,
   };
   const fetchGrant = (scope: string): Promise<Grant> => {
     state.calls.set(scope, (state.calls.get(scope) ?? 0) + 1);
@@ -31,7 +31,7 @@ function fetcher() {
     const error = refusal
       ? new TokenRequestRejectedError(`refused ${state.errors.length + 1}`, {
         ...refusal,
-        response: new Response(null, { ...refusal, headers }),
+        response: new Response(null, { status: refusal.status, headers: { ...headers, ...refusal.headers } }),
       })
       : new TokenEndpointUnavailableError(`down ${state.errors.length + 1}`, {
         status: 503,
@@ -119,9 +119,14 @@ describe('pauseAfterFailure', () => {
   });
 
   test('a refusal of the credentials pauses 15 minutes, each time; other refusals pause as any failure', async () => {
-    const rows: [{ status: number; error: string }, string | undefined, number[]][] = [
+    const rows: [{ status: number; error?: string; headers?: Record<string, string> }, string | undefined, number[]][] = [
       [{ status: 400, error: 'invalid_grant' }, undefined, [900_000, 900_000]],
       [{ status: 401, error: 'invalid_client' }, undefined, [900_000, 900_000]],
+      // The contract names no error format: a 401 in any words may refuse the credentials.
+      [{ status: 401 }, undefined, [900_000, 900_000]],
+      // A Bearer challenge is a service's 401 (SLICER_AUTH_URL names a service), a 403 a gateway's as often.
+      [{ status: 401, headers: { 'www-authenticate': 'Bearer realm="api"' } }, undefined, [1_000, 2_000]],
+      [{ status: 403 }, undefined, [1_000, 2_000]],
       [{ status: 429, error: 'invalid_grant' }, '3600', [3_600_000, 3_600_000]], // a locked account that says for how long
       [{ status: 400, error: 'invalid_scope' }, undefined, [1_000, 2_000]],
       [{ status: 429, error: 'slow_down' }, undefined, [1_000, 2_000]],
@@ -132,10 +137,10 @@ describe('pauseAfterFailure', () => {
       for (const [index, pause] of pauses.entries()) {
         assert.equal(await outcome(), state.errors[index]);
         advance(pause - 1);
-        assert.equal(await outcome(), state.errors[index], `${refusal.error}: the same failure ${pause - 1} ms later`);
+        assert.equal(await outcome(), state.errors[index], `${refusal.status} ${refusal.error}: the same failure ${pause - 1} ms later`);
         advance(1);
       }
-      assert.equal(await outcome(), state.errors[pauses.length], `${refusal.error}: a request after each pause`);
+      assert.equal(await outcome(), state.errors[pauses.length], `${refusal.status} ${refusal.error}: a request after each pause`);
     }
   });
 
@@ -152,6 +157,23 @@ describe('pauseAfterFailure', () => {
       `The last token request for scope "a" failed (${ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE}); ` +
       'giving that failure again for 2 s without a new request',
     ]);
+  });
+
+  test('a pause after a refusal says why it is long: the credentials were refused, or a 401 that they may have caused', async () => {
+    const rows: [{ status: number; error?: string }, string][] = [
+      [{ status: 400, error: 'invalid_grant' }, 'the credentials were refused'],
+      [{ status: 401 }, 'a 401, which refused credentials give too'],
+    ];
+    for (const [refusal, why] of rows) {
+      const { state, warnings, outcome } = paused();
+      state.refusal = refusal;
+      await outcome();
+      await outcome();
+      assert.deepEqual(warnings, [
+        `The last token request for scope "a" failed (${ErrorCode.TOKEN_REQUEST_REJECTED}); giving that failure again for 900 s ` +
+        `without a new request (${why}: sent again sooner, they could lock the account)`,
+      ]);
+    }
   });
 });
 

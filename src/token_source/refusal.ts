@@ -5,6 +5,7 @@
  * `grant_response.ts` and `token_source.ts` word the messages; the doctor
  * and the contract suite tell the same causes apart.
  */
+import { TokenRequestRejectedError } from '../errors.ts';
 import { SERVICES } from '../settings/services.ts';
 import { SETTINGS } from '../settings/settings.ts';
 
@@ -73,6 +74,20 @@ const BEARER_CHALLENGE = /(?:^|,)\s*bearer(?:\s|,|$)/i;
 export function isServiceRefusal(refusal: { readonly status: number; readonly response?: Response | undefined }): boolean {
   // Stryker disable next-line StringLiteral: without the header, any text but a Bearer challenge reads the same
   return refusal.status === 401 && BEARER_CHALLENGE.test(refusal.response?.headers.get('www-authenticate') ?? '');
+}
+
+/**
+ * Whether a failure may be the token endpoint refusing the user or the password, which asking again cannot change
+ * and, repeated, can lock the account: an OAuth error that says so (RFC 6749 §5.2), or a 401 that asks for no Bearer
+ * token. The contract names no error format, and the documented request has nothing else to authenticate; a 401
+ * with a Bearer challenge is a service's ({@link isServiceRefusal}).
+ *
+ * @param error the failure
+ * @returns true when a request with the same credentials would be refused the same
+ */
+export function refusesCredentials(error: unknown): error is TokenRequestRejectedError {
+  return error instanceof TokenRequestRejectedError &&
+    (CREDENTIALS_REFUSED.includes(error.error) || (error.status === 401 && !isServiceRefusal(error)));
 }
 
 /**

@@ -666,6 +666,20 @@ describe('slicer-auth doctor', () => {
     assert.deepEqual([right.check('token-request-slicer')?.status, right.check('token-request-predict')?.status], ['ok', 'ok']);
   });
 
+  test('a 401 without an OAuth error, which refused credentials give too, is sent once per run as well', async () => {
+    const both = { SLICER_PREDICT_SERVICE_ID: h.sandbox.env.SLICER_PREDICT_SERVICE_ID };
+    h.sandbox.store.addFault({ status: 401, body: '<html>Unauthorized</html>', contentType: 'text/html', times: 2 });
+    const refused = await inProcess(systemClock, both);
+    assert.equal(refused.code, 1);
+    assert.match(refused.check('token-request-slicer')?.fix ?? '', /^check SLICER_USERNAME and SLICER_PASSWORD, and that SLICER_AUTH_URL/);
+    const { status, reason } = refused.check('token-request-predict')!;
+    assert.deepEqual({ status, reason }, {
+      status: 'skip',
+      reason: 'the credentials were refused for slicer, so they were not sent again (the account could lock)',
+    });
+    assert.notEqual(h.sandbox.store.takeFault(), undefined, 'one token request was sent, not two');
+  });
+
   test('every permanent token is judged, whatever the one before it got: one line with each verdict and each fix', async () => {
     const sandbox = h.sandbox;
     const issue = (name: string, serviceId: string, revoked: boolean) => {

@@ -10,10 +10,16 @@ import { redactor } from '../../redact.ts';
 import { DOCUMENTED_EXPIRES_IN } from '../../schemas.ts';
 import type { Config } from '../../settings/config.ts';
 import { DEFAULT_SERVICE, type Service } from '../../settings/services.ts';
-import { refusesCredentials } from '../../token_cache/grant_pause.ts';
 import { isServiceIdAlone, processGrantResponse } from '../../token_source/grant_response.ts';
 import { networkCause, networkFix } from '../../token_source/network_cause.ts';
-import { answerFix, isMisaddressed, isServiceRefusal, isUnexplained, RATE_LIMITED_FIX } from '../../token_source/refusal.ts';
+import {
+  answerFix,
+  isMisaddressed,
+  isServiceRefusal,
+  isUnexplained,
+  RATE_LIMITED_FIX,
+  refusesCredentials,
+} from '../../token_source/refusal.ts';
 import { sendGrantRequest } from '../../token_source/token_source.ts';
 
 /** What a fix that sends the password again adds: the doctor's one try does not lock the account, repeated ones may. */
