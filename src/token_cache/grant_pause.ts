@@ -6,8 +6,8 @@
  * once, without a request. A wrong password is not tried a thousand times a
  * second, and a service that is down is not flooded. A failure whose answer
  * asks for a longer wait (`Retry-After`, at most {@link MAX_ASKED_MS}) pauses
- * that long. A refusal of the credentials (`invalid_grant`, `invalid_client`,
- * or a 401 without a Bearer challenge) pauses {@link CREDENTIALS_PAUSE_MS} from the first: the credentials of a
+ * that long. A refusal that may be of the credentials (`invalid_grant`, `invalid_client`, or a 400, 401 or
+ * 403 in words of its own: `refusesCredentials`) pauses {@link CREDENTIALS_PAUSE_MS} from the first: the credentials of a
  * client do not change, and a service that locks an account after a few
  * failed logins (the sandbox: 5 in 5 minutes) would lock it for every
  * process that uses it. A grant ends the pause.
@@ -113,7 +113,8 @@ export function pauseAfterFailure(fetchGrant: GrantFetcher, options: GrantPauseO
         ? ''
         : CREDENTIALS_REFUSED.includes(failure.error.error)
         ? ' (the credentials were refused: sent again sooner, they could lock the account)'
-        : ' (a 401, which refused credentials give too: sent again sooner, they could lock the account)';
+        : ` (a ${failure.error.status} without an OAuth error, as refused credentials may be answered: sent again sooner, ` +
+          'they could lock the account)';
       options.warn(
         `The last token request for scope "${scope}" failed (${code}); giving that failure again for ${seconds} s without a new request${why}`,
       );

@@ -122,11 +122,17 @@ describe('pauseAfterFailure', () => {
     const rows: [{ status: number; error?: string; headers?: Record<string, string> }, string | undefined, number[]][] = [
       [{ status: 400, error: 'invalid_grant' }, undefined, [900_000, 900_000]],
       [{ status: 401, error: 'invalid_client' }, undefined, [900_000, 900_000]],
-      // The contract names no error format: a 401 in any words may refuse the credentials.
+      // The contract names no error format: a 400, 401 or 403 in words of its own may refuse the credentials.
+      [{ status: 400 }, undefined, [900_000, 900_000]],
       [{ status: 401 }, undefined, [900_000, 900_000]],
-      // A Bearer challenge is a service's 401 (SLICER_AUTH_URL names a service), a 403 a gateway's as often.
+      [{ status: 403 }, undefined, [900_000, 900_000]],
+      [{ status: 401, error: 'authentication_failed' }, undefined, [900_000, 900_000]], // an error code of its own
+      // A Bearer challenge is a service's 401 (SLICER_AUTH_URL names a service); OAuth's other errors name other causes.
       [{ status: 401, headers: { 'www-authenticate': 'Bearer realm="api"' } }, undefined, [1_000, 2_000]],
-      [{ status: 403 }, undefined, [1_000, 2_000]],
+      [{ status: 400, error: 'invalid_request' }, undefined, [1_000, 2_000]],
+      [{ status: 400, error: 'unsupported_grant_type' }, undefined, [1_000, 2_000]],
+      [{ status: 401, error: 'unauthorized_client' }, undefined, [1_000, 2_000]],
+      [{ status: 404 }, undefined, [1_000, 2_000]],
       [{ status: 429, error: 'invalid_grant' }, '3600', [3_600_000, 3_600_000]], // a locked account that says for how long
       [{ status: 400, error: 'invalid_scope' }, undefined, [1_000, 2_000]],
       [{ status: 429, error: 'slow_down' }, undefined, [1_000, 2_000]],
@@ -159,10 +165,11 @@ describe('pauseAfterFailure', () => {
     ]);
   });
 
-  test('a pause after a refusal says why it is long: the credentials were refused, or a 401 that they may have caused', async () => {
+  test('a pause after a refusal says why it is long: the credentials were refused, or an answer they may have caused', async () => {
     const rows: [{ status: number; error?: string }, string][] = [
       [{ status: 400, error: 'invalid_grant' }, 'the credentials were refused'],
-      [{ status: 401 }, 'a 401, which refused credentials give too'],
+      [{ status: 401 }, 'a 401 without an OAuth error, as refused credentials may be answered'],
+      [{ status: 400 }, 'a 400 without an OAuth error, as refused credentials may be answered'],
     ];
     for (const [refusal, why] of rows) {
       const { state, warnings, outcome } = paused();

@@ -76,18 +76,24 @@ export function isServiceRefusal(refusal: { readonly status: number; readonly re
   return refusal.status === 401 && BEARER_CHALLENGE.test(refusal.response?.headers.get('www-authenticate') ?? '');
 }
 
+/** The OAuth errors (RFC 6749 §5.2) that name a cause other than the user or the password. */
+const OTHER_CAUSES: readonly (string | undefined)[] = ['invalid_request', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];
+
+/** Statuses by which a token endpoint may refuse a login in words of its own: bad request, unauthorised, forbidden. */
+const LOGIN_REFUSED = [400, 401, 403];
+
 /**
  * Whether a failure may be the token endpoint refusing the user or the password, which asking again cannot change
- * and, repeated, can lock the account: an OAuth error that says so (RFC 6749 §5.2), or a 401 that asks for no Bearer
- * token. The contract names no error format, and the documented request has nothing else to authenticate; a 401
- * with a Bearer challenge is a service's ({@link isServiceRefusal}).
+ * and, repeated, can lock the account: an OAuth error that says so (RFC 6749 §5.2); or a 400, 401 or 403 whose OAuth
+ * error, if any, names no other cause, since the contract names no error format and the documented request has
+ * nothing else to authenticate. A 401 with a Bearer challenge is a service's ({@link isServiceRefusal}).
  *
  * @param error the failure
  * @returns true when a request with the same credentials would be refused the same
  */
 export function refusesCredentials(error: unknown): error is TokenRequestRejectedError {
-  return error instanceof TokenRequestRejectedError &&
-    (CREDENTIALS_REFUSED.includes(error.error) || (error.status === 401 && !isServiceRefusal(error)));
+  if (!(error instanceof TokenRequestRejectedError) || OTHER_CAUSES.includes(error.error)) return false;
+  return CREDENTIALS_REFUSED.includes(error.error) || (LOGIN_REFUSED.includes(error.status) && !isServiceRefusal(error));
 }
 
 /**
