@@ -43,7 +43,9 @@ export async function buffered(response: Response, timeoutMs: number, clock: Clo
   try {
     // Stryker disable next-line StringLiteral: only a 204 or 304 has no body, and its copy has none whatever this is
     const text = await Promise.race([reader ? readText(reader, response.status) : '', stalled]);
-    const copy = new Response(response.status === 204 || response.status === 304 ? null : text, {
+    // A text body gives its Response a text content type; given as bytes, an answer that had none keeps none.
+    const body = response.headers.has('content-type') ? text : new TextEncoder().encode(text);
+    const copy = new Response(response.status === 204 || response.status === 304 ? null : body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

@@ -323,6 +323,17 @@ describe('token source on the wire', () => {
     assert.equal((await s.get()).token, 'tok\u00e9');
   });
 
+  test('an answer without a content type is read as having none, not as the text its buffered copy is made from', async () => {
+    const untyped = await failure(
+      source([({ socket }) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 9\r\nconnection: close\r\n\r\ntoken=abc')]),
+    );
+    assert.equal(
+      untyped.message,
+      `Cannot get a token for scope "${SCOPE}": the token endpoint answered 200 with a body that is not JSON ` +
+        '(content type "no content type"), not a JSON token response; check SLICER_AUTH_URL',
+    );
+  });
+
   test('a 204 is a 2xx without a token response; a 304 is a redirect to nowhere', async () => {
     const empty = await failure(source([({ socket }) => socket.end('HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n')]));
     assert.equal(
