@@ -6,11 +6,12 @@
  * once, without a request. A wrong password is not tried a thousand times a
  * second, and a service that is down is not flooded. A failure whose answer
  * asks for a longer wait (`Retry-After`, at most {@link MAX_ASKED_MS}) pauses
- * that long. A refusal that may be of the credentials (`invalid_grant`, `invalid_client`, or a 400, 401 or
- * 403 in words of its own: `refusesCredentials`) pauses {@link CREDENTIALS_PAUSE_MS} from the first: the credentials of a
- * client do not change, and a service that locks an account after a few
- * failed logins (the sandbox: 5 in 5 minutes) would lock it for every
- * process that uses it. A grant ends the pause.
+ * that long. A refusal that may be of the credentials (`invalid_grant`,
+ * `invalid_client`, or a 400, 401 or 403 in words of its own:
+ * `refusesCredentials`) pauses {@link CREDENTIALS_PAUSE_MS} from the first:
+ * the credentials of a client do not change, and a service that locks an
+ * account after a few failed logins (the sandbox: 5 in 5 minutes) would lock
+ * it for every process that uses it. A grant ends the pause.
  * The request engine pauses its token replacements after a fresh token's 401
  * with the same {@link Pause}.
  */

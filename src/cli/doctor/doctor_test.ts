@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -390,12 +391,27 @@ describe('slicer-auth doctor', () => {
       line(await doctor({}, ['--scope', 'slicer']), 'token request (slicer)'),
       /^! .*valid 3600 s.*; scope is a list, documented as the requested scope\n\s+fix: nothing/,
     );
-    const lower = JSON.stringify({ token_type: 'bearer', access_token: 'lower-case', expires_in: '3600', scope });
+    // In-process, where a mutation test sees it.
+    const documented = { token_type: 'Bearer', expires_in: '3600', scope };
+    const lower = JSON.stringify({ ...documented, token_type: 'bearer', access_token: 'lower-case' });
     h.sandbox.store.addFault({ status: 200, body: lower, contentType: 'text/plain; charset=utf-8', times: 1 });
+    const check = (await inProcess(systemClock, {}, ['--scope', 'slicer'])).check('token-request-slicer');
+    assert.equal(check?.status, 'warn');
     assert.match(
-      line(await doctor({}, ['--scope', 'slicer']), 'token request (slicer)'),
-      /^! .*valid 3600 s.*; token_type is "bearer", documented "Bearer"; the answer's content type is "text\/plain; charset=utf-8", not JSON's\n\s+fix: nothing/,
+      check?.reason ?? '',
+      /^Bearer token for service_id=\S+, valid 3600 s, \d+ ms; token_type is "bearer", documented "Bearer"; the answer's content type is "text\/plain; charset=utf-8", not JSON's$/,
     );
+    assert.equal(check?.fix, 'nothing to do here: the client accepts this; tell the service owners');
+    // Node's own server adds no content type to an answer that has none.
+    const untyped = http.createServer((_, response) => response.end(JSON.stringify({ ...documented, access_token: 'untyped' })));
+    await new Promise<void>((resolve) => untyped.listen(0, '127.0.0.1', resolve));
+    try {
+      const authUrl = `http://127.0.0.1:${(untyped.address() as AddressInfo).port}`;
+      const told = (await inProcess(systemClock, { SLICER_AUTH_URL: authUrl }, ['--scope', 'slicer'])).check('token-request-slicer');
+      assert.match(told?.reason ?? '', /, \d+ ms; the answer's content type is not given, not JSON's$/);
+    } finally {
+      untyped.close();
+    }
   });
 
   test('no secret in any output, healthy or failing, text or JSON: the password is shown only by its length', async () => {
