@@ -1,12 +1,11 @@
 /**
  * A live run's check of its credentials before any test: one password grant
  * for the slicing service, never retried. When the token endpoint refuses the
- * user or the password (OAuth `invalid_grant` or `invalid_client`, a locked
- * account included, or a 400, 401 or 403 in words of its own: the contract
- * names no error format, and the documented request has nothing else to
- * authenticate; `refusesCredentials`), the
- * run stops there: each test would send them again, and refusals in a row can
- * lock the account. A 401 that asks for a Bearer token (RFC 6750) is a
+ * user or the password (`refusesCredentials`: OAuth `invalid_grant` or
+ * `invalid_client`, a locked account included, or a 400, 401 or 403 in words
+ * of its own, as the contract names no error format and the documented
+ * request has nothing else to authenticate), the run stops there: each test
+ * would send them again, and refusals in a row can lock the account. A 401 that asks for a Bearer token (RFC 6750) is a
  * service's, not a token endpoint's: SLICER_AUTH_URL is wrong, which the tests
  * report. So is any other answer (a token, a rate limit, another refusal, a
  * failing or missing endpoint), clause by clause.
