@@ -5,7 +5,9 @@
  * script's inputs without one (a single-page app), it may ask for the
  * user name alone first, then for the password on the page that step leads
  * to (an identifier-first login, as many single sign-on services have), and
- * it may be behind a landing page's "Sign in".
+ * it may be behind a landing page's "Sign in". The password is typed only
+ * into a page of the authorization service's own origin, in a form that sends
+ * it there.
  */
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
@@ -100,10 +102,12 @@ export class LoginForm {
    *
    * @param username user name
    * @param password password (set without a logged step value)
+   * @param origin the authorization service's origin, the only one the password may be typed into and sent to
    * @throws Error when "Sign in" leads to no login form (single sign-on), when no password field follows the user
-   *   name (an unknown user), or when the form is still shown after submitting (wrong credentials)
+   *   name (an unknown user), when the password would be typed into or sent to another origin (single sign-on), or
+   *   when the form is still shown after submitting (wrong credentials)
    */
-  async logIn(username: string, password: string): Promise<void> {
+  async logIn(username: string, password: string, origin: string): Promise<void> {
     // A page reached by a click may show the form before its scripts have run: a script's form would lose what is typed
     // before, and its button would do nothing. Its scripts have run once the page has loaded.
     await loaded(this.page);
@@ -136,6 +140,7 @@ export class LoginForm {
     const first = container.locator(`input:is([type=text],[type=email],:not([type]))${EDITABLE}:visible`).first();
     const user = (await before.count()) > 0 ? before : first;
     if ((await user.count()) > 0) await user.fill(username);
+    await this.#assertOrigin(username, origin);
     // Not `fill`: its step title ("Fill \"<value>\"") would put the password into reports and logs. The value is
     // set through the prototype's setter, then announced: an app that keeps controlled inputs (React) takes the
     // value from the input event only when it differs from what the element's own setter last wrote.
@@ -149,6 +154,41 @@ export class LoginForm {
       async () => (await this.password.count().catch(() => 1)) === 0,
       (shows) => `Logging in as "${username}" did not get past the login form${shows}: check SLICER_USERNAME and SLICER_PASSWORD`,
       password,
+    );
+  }
+
+  /**
+   * Refuses a password field on a page of another origin (a login that went on to single sign-on, or a redirect
+   * elsewhere), and a form that would send the password to another origin (its `action`, or a control's `formaction`).
+   * Only origins are named: a single sign-on address may carry its request's state.
+   *
+   * @param username the user name, for the message
+   * @param origin the authorization service's origin
+   * @throws Error naming the other origin and the fix, before the password is typed
+   */
+  async #assertOrigin(username: string, origin: string): Promise<void> {
+    const at = new URL(this.page.url()).origin;
+    const form = this.page.locator('form').filter({ has: this.password }).first();
+    // Read from the attributes (an input named "action" hides the form's own `action` property); none, or one that is
+    // no URL, sends to the page itself.
+    const targets = (await form.count()) === 0
+      ? []
+      : await form.evaluate((element) =>
+        [element, ...element.querySelectorAll('[formaction]')].map((sender) => {
+          const target = sender.getAttribute(sender === element ? 'action' : 'formaction') ?? '';
+          return target !== '' && URL.canParse(target, document.baseURI) ? new URL(target, document.baseURI).origin : location.origin;
+        })
+      );
+    const elsewhere = targets.find((target) => target !== origin);
+    const where = at !== origin
+      ? `is at ${at}, not at`
+      : elsewhere !== undefined
+      ? `sends the password to ${elsewhere}, not to`
+      : undefined;
+    if (where === undefined) return;
+    throw new Error(
+      `Logging in as "${username}": the login form ${where} the authorization service's origin (${origin}); the ` +
+        `password is typed only into its own pages: behind single sign-on, save a browser login and set SLICER_UI_STORAGE_STATE`,
     );
   }
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { type Browser, chromium, expect, type Page } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
@@ -16,6 +18,8 @@ const userFirst = await startSandbox({ testMode: true, uiVariant: 2 });
 const landing = await startSandbox({ testMode: true, uiVariant: 1 });
 const sandboxes = [sandbox, userFirst, landing];
 let browser: Browser;
+/** The origin of a page made by `setContent` (about:blank): none. */
+const BLANK = 'null';
 
 before(async () => (browser = await chromium.launch(chromiumLaunchOptions())));
 beforeEach(() => {
@@ -57,7 +61,7 @@ test('a login page reached by a click is typed into only once its script has run
   late.arm('/');
   await page.getByRole('link', { name: 'Sign in' }).click();
   await expect(form.password).toBeVisible();
-  await form.logIn(username, password);
+  await form.logIn(username, password, new URL(authUrl).origin);
   assert.equal(late.early(), 0, 'nothing was typed or clicked while the script was held');
   assert.equal(released, 1, 'the page object waited for the login page to load');
   await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
@@ -77,7 +81,7 @@ test('a login page with a resource that never loads is logged into once the wait
   await page.getByRole('link', { name: 'Sign in' }).click();
   const form = new LoginForm(page);
   await expect(form.password).toBeVisible();
-  await form.logIn(username, password);
+  await form.logIn(username, password, new URL(authUrl).origin);
   await expect(page.getByText(`Signed in as ${username}`)).toBeVisible();
   // A handler still fetching a page when the context closes would throw after the test ("Response has been disposed").
   await page.unrouteAll({ behavior: 'ignoreErrors' });
@@ -100,7 +104,7 @@ for (
     await expect(form.password).toHaveCount(0);
     await expect(form.userName).toHaveCount(userField);
     assert.equal(await form.isShown(), true, 'the page asks to log in');
-    await form.logIn(user, secret);
+    await form.logIn(user, secret, new URL(url).origin);
     await expect(page.getByText(`Signed in as ${user}`)).toBeVisible();
     assert.equal(await new LoginForm(page).isShown(), false);
     await context.close();
@@ -132,7 +136,7 @@ for (
     await page.setContent(content);
     const form = new LoginForm(page);
     assert.equal(await form.isShown(), true);
-    await assert.rejects(form.logIn('nobody@example.com', 'pass-never-shown'), (error: Error) => {
+    await assert.rejects(form.logIn('nobody@example.com', 'pass-never-shown', BLANK), (error: Error) => {
       assert.equal(error.message, message);
       return true;
     });
@@ -172,7 +176,7 @@ test('a wrong password fails at once, quoting the error each login variant shows
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${url}/`);
-    await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn(user, 'wrong-pass-never-shown'), (error: Error) => {
+    await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn(user, 'wrong-pass-never-shown', new URL(url).origin), (error: Error) => {
       assert.equal(
         error.message,
         `Logging in as "${user}" did not get past the login form (the page shows an error: "Invalid username or password."): ` +
@@ -191,7 +195,7 @@ test("an error in an error's class is quoted, whatever it says; a password the p
   await page.setContent(`<form onsubmit="event.preventDefault(); const list = document.createElement('ul');
     list.className = 'errorlist nonfield'; list.innerHTML = '<li>Please enter a correct username and password for ' + this.p.value + '.</li>';
     this.prepend(list)"><input name="u" type="text"><input name="p" type="password"><button type="submit">Log in</button></form>`);
-  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown'), (error: Error) => {
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown', BLANK), (error: Error) => {
     assert.equal(
       error.message,
       'Logging in as "ada" did not get past the login form (the page shows an error: "Please enter a correct username and ' +
@@ -210,13 +214,13 @@ test('a field the page marks invalid once submitted fails the step at once, sayi
   // An accessible form that tells a wrong password by aria-invalid alone, with no words a page object knows.
   await page.setContent(`<form onsubmit="event.preventDefault(); this.p.setAttribute('aria-invalid', 'true')">
     <input name="u" type="text"><input name="p" type="password"><button type="submit">Log in</button></form>`);
-  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown'), {
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown', BLANK), {
     message:
       'Logging in as "ada" did not get past the login form (the page marks a field invalid): check SLICER_USERNAME and SLICER_PASSWORD',
   });
   await page.setContent(`<form onsubmit="event.preventDefault()">
     <input name="u" type="text" aria-invalid="true"><input name="p" type="password"><button type="submit">Log in</button></form>`);
-  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown'), {
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown', BLANK), {
     message: 'Logging in as "ada" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD',
   });
   await context.close();
@@ -230,13 +234,13 @@ test('a form served again, empty, after submitting fails the step at once; the s
   await page.route('http://login.test/**', (route) => route.fulfill({ contentType: 'text/html', body: served.form }));
   served.form = '<form method="post"><input name="u" type="text"><input name="p" type="password"><button>Log in</button></form>';
   await page.goto('http://login.test/');
-  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown'), {
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('ada', 'pass-never-shown', 'http://login.test'), {
     message: 'Logging in as "ada" did not get past the login form (the form came back, empty): check SLICER_USERNAME and SLICER_PASSWORD',
   });
   // An identifier-first page that asks for the user name again.
   served.form = '<form method="post"><input name="u" type="text" autocomplete="username"><button>Next</button></form>';
   await page.goto('http://login.test/user');
-  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('nobody', 'pass-never-shown'), {
+  await assert.rejects(new LoginForm(page, LONG_STEP_MS).logIn('nobody', 'pass-never-shown', 'http://login.test'), {
     message:
       'Logging in as "nobody": the service asked for the user name, then showed no password field (the form came back, empty): check SLICER_USERNAME',
   });
@@ -244,7 +248,7 @@ test('a form served again, empty, after submitting fails the step at once; the s
   await page.setContent(
     '<form onsubmit="event.preventDefault()"><input name="u" type="text"><input name="p" type="password"><button>Log in</button></form>',
   );
-  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown'), {
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown', 'http://login.test'), {
     message: 'Logging in as "ada" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD',
   });
   await context.close();
@@ -257,8 +261,95 @@ test("an error the page showed before submitting is not taken for the step's: th
   const page = await context.newPage();
   await page.setContent(`<p class="error">Your session has expired</p><form onsubmit="event.preventDefault()">
     <input name="u" type="text"><input name="p" type="password"><button type="submit">Log in</button></form>`);
-  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown'), {
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown', BLANK), {
     message: 'Logging in as "ada" did not get past the login form: check SLICER_USERNAME and SLICER_PASSWORD',
   });
   await context.close();
+});
+
+/**
+ * A web server on loopback (its own origin) answering what `pages` holds for a method and path (`GET /`), else a page
+ * past the login, recording what is posted to it.
+ */
+async function site(pages: Map<string, string>, posted: string[]): Promise<{ origin: string; close: () => void }> {
+  const server = createServer(async (request, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    if (request.method === 'POST') posted.push(`${request.headers.host} ${body}`);
+    const location = pages.get(`redirect ${request.url}`);
+    if (location) return response.writeHead(302, { location }).end();
+    response.writeHead(200, { 'content-type': 'text/html' }).end(
+      pages.get(`${request.method} ${request.url}`) ?? '<p>Signed in as ada</p>',
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, close: () => server.close() };
+}
+
+test("the password is typed only into the authorization service's own pages, sent only to its origin", { timeout: 60_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // The authorization service, and another origin: a single sign-on service, or one that collects passwords.
+  const ownPages = new Map<string, string>();
+  const otherPages = new Map<string, string>();
+  const posted: string[] = [];
+  const service = await site(ownPages, posted);
+  const other = await site(otherPages, posted);
+  const own = service.origin;
+  const form = (attributes: string, button = '<button type="submit">Log in</button>') =>
+    `<form method="post" ${attributes}><input name="u" type="text"><input name="p" type="password">${button}</form>`;
+  const typed = () => page.locator('input[type=password]').inputValue();
+  const refused = (where: string) =>
+    `Logging in as "ada": the login form ${where} the authorization service's origin (${own}); the password is typed ` +
+    'only into its own pages: behind single sign-on, save a browser login and set SLICER_UI_STORAGE_STATE';
+
+  // {auth_url}/ redirects to a login page of another origin.
+  ownPages.set('redirect /', `${other.origin}/login?state=opaque`);
+  otherPages.set('GET /login?state=opaque', form(''));
+  await page.goto(`${own}/`);
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown', own), {
+    message: refused(`is at ${other.origin}, not at`),
+  });
+  assert.equal(await typed(), '', 'nothing was typed into the password field');
+  ownPages.clear();
+
+  // An identifier-first login whose user-name page leads to a password page of another origin.
+  ownPages.set(
+    'GET /',
+    `<form method="post" action="${other.origin}/password"><input name="u" autocomplete="username"><button>Next</button></form>`,
+  );
+  otherPages.set('POST /password', form(''));
+  await page.goto(`${own}/`);
+  await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown', own), {
+    message: refused(`is at ${other.origin}, not at`),
+  });
+  assert.equal(await typed(), '');
+  assert.deepEqual(posted.splice(0), [`${other.origin.slice('http://'.length)} u=ada`], 'the user name alone went to the other origin');
+
+  // A form of the service's own page that posts elsewhere, by its action or by its button's formaction.
+  for (
+    const body of [
+      form(`action="${other.origin}/take"`),
+      form('', `<button type="submit" formaction="${other.origin}/take">Log in</button>`),
+    ]
+  ) {
+    ownPages.set('GET /', body);
+    await page.goto(`${own}/`);
+    await assert.rejects(new LoginForm(page, 1_000).logIn('ada', 'pass-never-shown', own), {
+      message: refused(`sends the password to ${other.origin}, not to`),
+    });
+    assert.equal(await typed(), '');
+  }
+  assert.deepEqual(posted, [], 'nothing was posted');
+
+  // A form whose input named "action" hides its action property posts to its own page: it is logged into.
+  ownPages.set('GET /', form('', '<input type="hidden" name="action" value="login"><button type="submit">Log in</button>'));
+  await page.goto(`${own}/`);
+  await new LoginForm(page, 10_000).logIn('ada', 'pass-never-shown', own);
+  await expect(page.getByText('Signed in as ada')).toBeVisible();
+  assert.deepEqual(posted, [`${own.slice('http://'.length)} u=ada&p=pass-never-shown&action=login`]);
+  await context.close();
+  service.close();
+  other.close();
 });

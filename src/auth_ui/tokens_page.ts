@@ -60,7 +60,7 @@ export class TokensPage extends TokenList {
       );
     }
     progress(`Logging in as ${this.login.username}`);
-    await form.logIn(this.login.username, this.login.password);
+    await form.logIn(this.login.username, this.login.password, new URL(this.authUrl).origin);
     return true;
   }
 
