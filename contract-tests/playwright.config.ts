@@ -31,6 +31,7 @@ process.env.PLAYWRIGHT_NO_COPY_PROMPT = '1'; // no page snapshot in error-contex
 if (existsSync(resolve(REPORTS))) chmodSync(resolve(REPORTS), 0o700);
 
 const live = targetKind() === 'live';
+const listing = process.argv.includes('--list');
 /** `.ts` in a clone, `.js` in the built package (`dist/contract-tests/`): the files beside this config. */
 const ext = import.meta.url.endsWith('.js') ? 'js' : 'ts';
 const browser = {
@@ -51,12 +52,13 @@ export default defineConfig<SuiteOptions>({
   retries: live ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  reporter: [
+  // Listing the tests (--list) runs none: it writes no report, and the last run's are kept.
+  reporter: listing ? [['list']] : [
     ['list'],
     ['html', { outputFolder: join(resolve(REPORTS), 'html'), open: 'never' }],
     ['junit', { outputFile: join(resolve(REPORTS), 'junit.xml') }],
     [`./compliance_reporter.${ext}`],
-    // Shards (--shard=i/n) each leave a blob; `npm run contract:merge` makes one report and one compliance summary.
+    // Shards (--shard=i/n) each leave a blob; `slicer-auth contract --merge` makes one report and one compliance summary.
     ['blob', { outputDir: join(resolve(REPORTS), 'blob') }],
   ],
   use: {

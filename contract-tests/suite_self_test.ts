@@ -377,3 +377,18 @@ test('sharded runs merge (contract --merge) into one report and one compliance s
     "SLICER_CONTRACT_SEED=<a run's seed> replays that run's generated values";
   assert.ok(merged.out.split('\n').includes(runsLine), merged.out);
 });
+
+test("listing the tests (contract --list) runs none and writes no report: the last run's are kept", async () => {
+  const reports = scratchDir('contract-list-');
+  writeFileSync(join(reports, 'compliance.md'), 'the last run\n');
+  const env = { ...process.env, SLICER_CONTRACT_REPORTS: reports, SLICER_ENV_FILE: '/dev/null', SLICER_CONTRACT_TARGET: 'sandbox' };
+  const listed = await runTs(['src/cli.ts', 'contract', '--list', ...API], env, 120_000);
+  assert.equal(listed.code, 0, listed.err);
+  assert.match(
+    listed.out,
+    /\[api\] › api\/token_endpoint\.spec\.ts:\d+:\d+ › .* › 4\.1 rule 1: a valid request answers every documented field \(slicer\)/,
+  );
+  assert.match(listed.out, /^Total: \d+ tests in \d+ files$/m);
+  assert.deepEqual(readdirSync(reports), ['compliance.md'], 'nothing was written beside the last report');
+  assert.equal(readFileSync(join(reports, 'compliance.md'), 'utf8'), 'the last run\n');
+});
