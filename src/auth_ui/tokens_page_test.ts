@@ -257,3 +257,29 @@ test(
     }
   },
 );
+
+test(
+  'a Name field that cuts the name short fails step 5 before anything is created, saying how much it keeps',
+  { timeout: 60_000 },
+  async () => {
+    const page = await context.newPage();
+    // The sandbox's own page, its Name field given a maxlength shorter than the name.
+    await page.route(`${authUrl}/security/tokens`, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(
+        '<input id="token-name" type="text"',
+        '<input id="token-name" type="text" maxlength="12"',
+      );
+      await route.fulfill({ response, body });
+    });
+    const tokens = new TokensPage(page, authUrl, { username, password });
+    await tokens.open();
+    await assert.rejects(tokens.create('contract-test run=a b', [serviceId]), {
+      message: "step 5: the Name field keeps 12 of the name's 21 characters (its maxlength is 12); the contract allows any name, so " +
+        'nothing was created',
+    });
+    assert.equal(tokens.createClicked, false);
+    assert.deepEqual(sandbox.store.list(username, 'permanent'), [], 'no token was created');
+    await page.close();
+  },
+);
