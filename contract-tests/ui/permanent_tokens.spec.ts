@@ -39,7 +39,7 @@ test(
     await tokensPage.open();
     await tokensPage.openCreationForm();
     const dialog = tokensPage.dialog;
-    await dialog.name.fill(name);
+    await dialog.enterName(name);
     await dialog.enterScope(target.serviceId);
     await dialog.add.click();
     await expect(dialog.added(target.serviceId), 'step 6: Add puts the scope in the list').toBeVisible();

@@ -77,6 +77,24 @@ export class NewTokenDialog {
   }
 
   /**
+   * Step 5's Name, entered and kept whole before anything is created: a field that cuts it short (its `maxlength`)
+   * would create a token whose name neither the list lookup nor a run's cleanup knows, left active.
+   *
+   * @param name the name
+   * @throws Error saying how much of it the field keeps, and its maxlength
+   */
+  async enterName(name: string): Promise<void> {
+    await this.name.fill(name);
+    const kept = await this.name.inputValue();
+    if (kept === name) return;
+    const limit = await this.name.getAttribute('maxlength');
+    throw new Error(
+      `step 5: the Name field keeps ${[...kept].length} of the name's ${[...name].length} characters` +
+        `${limit === null ? '' : ` (its maxlength is ${limit})`}; the contract allows any name, so nothing was created`,
+    );
+  }
+
+  /**
    * Step 5's Scope: typed into a text field; or, in a `<select>`, the choice
    * whose value is the scope, else the one that shows it whole, else the one
    * that shows it as a word (`Slicing service (slicer-id)`).

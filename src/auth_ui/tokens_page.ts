@@ -118,8 +118,7 @@ export class TokensPage extends TokenList {
     progress('Choosing "New permanent token"');
     await this.openCreationForm();
     progress(`Entering the name "${name}"`);
-    await this.dialog.name.fill(name);
-    await this.#assertWholeName(name);
+    await this.dialog.enterName(name);
     for (const scope of scopes) {
       progress(`Adding the scope "${scope}"`);
       await this.dialog.enterScope(scope);
@@ -129,23 +128,6 @@ export class TokensPage extends TokenList {
     progress('Choosing "Create"');
     this.createClicked = true;
     await this.dialog.create.click();
-  }
-
-  /**
-   * Step 5's Name, kept whole before anything is created: a field that cuts it short (its `maxlength`) would create a
-   * token whose name neither the list lookup nor a run's cleanup knows, left active.
-   *
-   * @param name the name entered
-   * @throws Error saying how much of it the field keeps, and its maxlength
-   */
-  async #assertWholeName(name: string): Promise<void> {
-    const kept = await this.dialog.name.inputValue();
-    if (kept === name) return;
-    const limit = await this.dialog.name.getAttribute('maxlength');
-    throw new Error(
-      `step 5: the Name field keeps ${[...kept].length} of the name's ${[...name].length} characters` +
-        `${limit === null ? '' : ` (its maxlength is ${limit})`}; the contract allows any name, so nothing was created`,
-    );
   }
 
   /**
