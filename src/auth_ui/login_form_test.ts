@@ -343,8 +343,10 @@ test("the password is typed only into the authorization service's own pages, sen
   }
   assert.deepEqual(posted, [], 'nothing was posted');
 
-  // A form whose input named "action" hides its action property posts to its own page: it is logged into.
-  ownPages.set('GET /', form('', '<input type="hidden" name="action" value="login"><button type="submit">Log in</button>'));
+  // A form whose input named "action" hides its action property posts to its own page: it is logged into, whatever
+  // another form of the page (a search box's, before it) posts to.
+  const search = `<form action="${other.origin}/search"><input type="search" aria-label="Search"></form>`;
+  ownPages.set('GET /', search + form('', '<input type="hidden" name="action" value="login"><button type="submit">Log in</button>'));
   await page.goto(`${own}/`);
   await new LoginForm(page, 10_000).logIn('ada', 'pass-never-shown', own);
   await expect(page.getByText('Signed in as ada')).toBeVisible();
