@@ -259,7 +259,7 @@ test(
 );
 
 test(
-  'a Name field that cuts the name short fails step 5 before anything is created, saying how much it keeps',
+  'a Name field that cuts the name short (its maxlength, or a script) fails step 5 before anything is created, saying how much it keeps',
   { timeout: 60_000 },
   async () => {
     const page = await context.newPage();
@@ -279,6 +279,18 @@ test(
         'nothing was created',
     });
     assert.equal(tokens.createClicked, false);
+    // A script that cuts what is typed, without a maxlength.
+    await page.unrouteAll();
+    await page.addInitScript(() =>
+      document.addEventListener('input', (event) => {
+        const field = event.target as HTMLInputElement;
+        if (field.id === 'token-name') field.value = field.value.slice(0, 9);
+      }, true)
+    );
+    await tokens.open();
+    await assert.rejects(tokens.create('contract-test run=a b', [serviceId]), {
+      message: "step 5: the Name field keeps 9 of the name's 21 characters; the contract allows any name, so nothing was created",
+    });
     assert.deepEqual(sandbox.store.list(username, 'permanent'), [], 'no token was created');
     await page.close();
   },
