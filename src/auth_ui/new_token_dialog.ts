@@ -77,11 +77,11 @@ export class NewTokenDialog {
   }
 
   /**
-   * Step 5's Name, entered and kept whole before anything is created: a field that cuts it short (its `maxlength`)
-   * would create a token whose name neither the list lookup nor a run's cleanup knows, left active.
+   * Step 5's Name, entered and kept whole before anything is created: a field that cuts it short (its `maxlength`, or
+   * a script) would create a token whose name neither the list lookup nor a run's cleanup knows, left active.
    *
    * @param name the name
-   * @throws Error saying how much of it the field keeps, and its maxlength
+   * @throws Error saying how much of it the field keeps, and its maxlength when it has one
    */
   async enterName(name: string): Promise<void> {
     await this.name.fill(name);
