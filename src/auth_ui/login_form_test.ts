@@ -284,10 +284,16 @@ async function site(pages: Map<string, string>, posted: string[]): Promise<{ ori
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { origin, close: () => server.close() };
+  return {
+    origin,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
-test("the password is typed only into the authorization service's own pages, sent only to its origin", { timeout: 60_000 }, async () => {
+test("the password is typed only into the authorization service's own pages, sent only to its origin", { timeout: 60_000 }, async (t) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   // The authorization service, and another origin: a single sign-on service, or one that collects passwords.
@@ -296,6 +302,11 @@ test("the password is typed only into the authorization service's own pages, sen
   const posted: string[] = [];
   const service = await site(ownPages, posted);
   const other = await site(otherPages, posted);
+  t.after(async () => {
+    await context.close();
+    service.close();
+    other.close();
+  });
   const own = service.origin;
   const form = (attributes: string, button = '<button type="submit">Log in</button>') =>
     `<form method="post" ${attributes}><input name="u" type="text"><input name="p" type="password">${button}</form>`;
@@ -351,7 +362,4 @@ test("the password is typed only into the authorization service's own pages, sen
   await new LoginForm(page, 10_000).logIn('ada', 'pass-never-shown', own);
   await expect(page.getByText('Signed in as ada')).toBeVisible();
   assert.deepEqual(posted, [`${own.slice('http://'.length)} u=ada&p=pass-never-shown&action=login`]);
-  await context.close();
-  service.close();
-  other.close();
 });
