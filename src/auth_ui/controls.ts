@@ -3,7 +3,7 @@
  * button, a link, a tab or a menu item; the label whole, in any case, beside
  * symbols; in its accessible name, its text, or what it shows once words
  * hidden from sight and icons' words are set aside),
- * clicked until what they open shows; toggles pressed by their labels;
+ * clicked until what they open shows, or in their own page what they open in a new one; toggles pressed by their labels;
  * the elements that show a given text; the error a page shows;
  * and the marking of secrets on a page so that failure screenshots mask them.
  */
@@ -201,6 +201,33 @@ export async function pressToggle(toggles: Locator): Promise<boolean> {
     await target.dispose();
   }
   return true;
+}
+
+/**
+ * Clicks a control and follows, in its own page, a page it opens in a new tab or window (a link's `target=_blank`, a
+ * script's `window.open`): the new page is closed and its address opened in the first, in the same browser context and
+ * so with the same session. Whether one opens is known once one does, or once `next` shows in the first page (a
+ * control's usual effect), at most {@link OPEN_MS} after the click; past that the next step finds what it finds.
+ *
+ * @param target the control
+ * @param next what the control's page shows
+ */
+export async function clickInPlace(target: Locator, next: Locator): Promise<void> {
+  const page = target.page();
+  let popped: (popup: Page) => void = () => {};
+  const popup = new Promise<Page>((resolve) => (popped = resolve));
+  page.on('popup', popped);
+  try {
+    await target.click();
+    const shown = next.first().waitFor({ timeout: OPEN_MS }).then(() => undefined, () => undefined);
+    const opened = await Promise.race([popup, shown]);
+    if (!opened) return;
+    const url = opened.url();
+    await opened.close();
+    await page.goto(url);
+  } finally {
+    page.off('popup', popped);
+  }
 }
 
 /**

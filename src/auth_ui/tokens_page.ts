@@ -12,11 +12,11 @@
  * clipboard); the confirmation native or in-page; a token's entry any element
  * around its name that holds its Revoke control or says "revoked" (in its
  * text or by an icon's label), or that stands in a part titled "Revoked…";
- * the service may ask to log in again at any step; the list may be split into pages or grow by "Load more". No CSS
- * class, id or data attribute of any implementation is used.
+ * the service may ask to log in again at any step, and open "Tokens and sessions" or "TOKENS" in a new tab; the list
+ * may be split into pages or grow by "Load more". No CSS class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page, type Response } from '@playwright/test';
-import { clickUntil, control, loaded, visibleNow } from './controls.ts';
+import { clickInPlace, clickUntil, control, loaded, visibleNow } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
 import { TokenList } from './token_list.ts';
@@ -78,8 +78,8 @@ export class TokensPage extends TokenList {
 
   /**
    * Steps 1–3: open `{auth_url}/`, log in if asked, choose "Tokens and
-   * sessions", then "TOKENS". A service that asks to log in again mid-way is
-   * answered, and the steps start over from step 1.
+   * sessions", then "TOKENS", each followed in this page when it opens a new tab or window. A service that asks to log
+   * in again mid-way is answered, and the steps start over from step 1.
    *
    * @param progress called with each step's description
    */
@@ -87,12 +87,14 @@ export class TokensPage extends TokenList {
     for (let attempt = 1;; attempt++) {
       await this.home(progress);
       progress('Choosing "Tokens and sessions"');
-      await control(this.page, 'Tokens and sessions').click();
+      const form = new LoginForm(this.page);
+      const loginAsked = form.password.or(form.userName).or(form.signIn);
+      await clickInPlace(control(this.page, 'Tokens and sessions'), control(this.page, 'TOKENS').or(loginAsked));
       if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
       progress('Choosing "TOKENS"');
       const navigation = this.page.getByRole('navigation');
       const tokens = (await navigation.count()) > 0 ? control(navigation, 'TOKENS') : control(this.page, 'TOKENS');
-      await tokens.click();
+      await clickInPlace(tokens, this.newToken.or(loginAsked));
       if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
       await expect(this.newToken).toBeVisible();
       // The TOKENS page is showing; a long list may still be arriving, and counting or listing would miss its end.
