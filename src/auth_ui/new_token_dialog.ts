@@ -4,7 +4,8 @@
  * an in-page panel. The Scope is typed into a text field or chosen in a
  * `<select>` of the services. The value is read through what "Copy token
  * value" puts on the clipboard and checked against what the page displays: an
- * element's value or text, or a word of an element's text (`Your token: <value>`).
+ * element's value or text, or a word of an element's text (`Your token: <value>`, `Your token is “<value>”.`), in
+ * the page or in a web component's open shadow root.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { control, errorSaid, markSecrets, showing, shownAs, shownError } from './controls.ts';
@@ -163,15 +164,20 @@ export class NewTokenDialog {
       message: '"Copy token value" puts the value on the clipboard',
     }).toBe(true);
     this.#onSecret(value);
-    // A whole word, not a part of one: a copy that lost or changed a character must not pass.
-    const shown = await this.page.evaluate(
-      ([expected]) =>
-        [...document.querySelectorAll('body *')].some((element) =>
+    // A whole word, not a part of one: a copy that lost or changed a character must not pass. A sentence's quotes,
+    // brackets and closing punctuation around the word are not part of it. The locator's CSS reaches into open
+    // shadow roots, as a web component shows the value.
+    const shown = await this.page.locator('body *').evaluateAll(
+      (elements, expected) =>
+        elements.some((element) =>
           element.getClientRects().length > 0 &&
           ((element as HTMLInputElement).value === expected ||
-            (element.children.length === 0 && (element.textContent ?? '').split(/\s+/).includes(expected)))
+            (element.children.length === 0 &&
+              (element.textContent ?? '').split(/\s+/).some((word) =>
+                word === expected || word.replace(/^[\p{Pi}\p{Ps}"']+|[\p{Pf}\p{Pe}"'.,;:!?]+$/gu, '') === expected
+              )))
         ),
-      [value] as const,
+      value,
     );
     if (!shown) throw new Error('Step 7/8: the value "Copy token value" copied is not the value the page displays');
     await markSecrets(this.page, [value]);

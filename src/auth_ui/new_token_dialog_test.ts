@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { listen } from '../sandbox/serve.ts';
 import { chromiumLaunchOptions } from './browser.ts';
 import { NewTokenDialog, ScopeNotOffered } from './new_token_dialog.ts';
 
@@ -115,4 +116,30 @@ test('step 7 without "Copy token value": the failure quotes the error the page s
   );
   assert.equal(text, 'step 7: Create showed no "Copy token value"; the page shows an error: "Invalid scope"');
   assert.match(none, /^step 7: Create shows the token with "Copy token value"\n/, 'no error shown: the wait that failed, as it was');
+});
+
+test('the copied value is found where the page shows it: a sentence that quotes it and ends after it, a web component; a copy short of a character is not', async (t) => {
+  const pages = new Map<string, string>();
+  const server = await listen((request) =>
+    new Response(pages.get(new URL(request.url).pathname) ?? '', { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  );
+  t.after(() => server.close());
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  t.after(() => context.close());
+  const copying = (value: string) => `<button onclick="navigator.clipboard.writeText('${value}')">Copy token value</button>`;
+  pages.set('/sentence', `<p>Your new token is “tok-Ab3.d_9”. Store it now.</p>${copying('tok-Ab3.d_9')}`);
+  pages.set(
+    '/component',
+    `<token-value></token-value>${copying('tok-Xy7')}<script>customElements.define('token-value', class extends HTMLElement {
+      constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<code>tok-Xy7</code>'; } });</script>`,
+  );
+  pages.set('/short', `<p>Your new token is “tok-Ab3d9”.</p>${copying('tok-Ab3d')}`);
+  const read = async (path: string) => {
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${server.port}${path}`);
+    return await new NewTokenDialog(page).readValue().catch((error: Error) => error.message);
+  };
+  assert.equal(await read('/sentence'), 'tok-Ab3.d_9');
+  assert.equal(await read('/component'), 'tok-Xy7');
+  assert.equal(await read('/short'), 'Step 7/8: the value "Copy token value" copied is not the value the page displays');
 });
