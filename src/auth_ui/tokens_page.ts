@@ -16,6 +16,7 @@
  * may be split into pages or grow by "Load more". No CSS class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page, type Response } from '@playwright/test';
+import { answerCookieBanners } from './consent.ts';
 import { clickInPlace, clickUntil, control, loaded, visibleNow } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
@@ -65,12 +66,14 @@ export class TokensPage extends TokenList {
   }
 
   /**
-   * Step 1: opens `{auth_url}/`, which must answer with a web page (see {@link assertWebPage}), and logs in if asked.
+   * Step 1: opens `{auth_url}/`, which must answer with a web page (see {@link assertWebPage}), and logs in if asked;
+   * from then on the page's cookie banners are answered (see {@link answerCookieBanners}).
    *
    * @param progress called with each step's description
    */
   async home(progress: (step: string) => void = () => {}): Promise<void> {
     progress(`Opening ${this.authUrl}/`);
+    await answerCookieBanners(this.page);
     const url = `${this.authUrl}/`;
     assertWebPage(await this.page.goto(url).catch((error: Error) => Promise.reject(untrustedByBrowser(error, url))), url);
     await this.#logInIfAsked(progress);

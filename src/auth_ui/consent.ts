@@ -1,0 +1,48 @@
+/**
+ * A cookie banner, answered whenever it shows so that it does not cover the
+ * controls of contract 5.3 (a click on a covered control waits, then times
+ * out): its "Reject all" (or "Decline", "Necessary only"), else its "Accept
+ * all" (or "Accept", "Allow all", "Agree", "Got it"). A banner is the largest
+ * element of at most {@link BANNER_ELEMENTS} elements around a text that says
+ * "cookie", holding such a button; "OK", which answers the revoking
+ * confirmation, is never chosen.
+ */
+import type { Page } from '@playwright/test';
+
+/** What a banner's button that refuses every cookie it may refuse says. */
+const REJECT =
+  /^\s*((reject|decline|refuse|deny)(\s+all)?(\s+(optional\s+)?cookies)?|(use\s+)?(only\s+)?(strictly\s+)?necessary(\s+cookies)?(\s+only)?)\s*$/i;
+
+/** What a banner's button that accepts says. */
+const ACCEPT = /^\s*(accept|allow|agree|i\s+agree|got\s+it)(\s+all)?(\s+cookies)?\s*[.!]?\s*$/i;
+
+/** How many elements a banner holds at most: a page that mentions cookies is no banner. */
+const BANNER_ELEMENTS = 60;
+
+/** How many banners a page answers: one that shows again after an answer is answered again, a few times. */
+const ANSWERS = 5;
+
+/** The pages whose banners are answered already. */
+const watched = new WeakSet<Page>();
+
+/**
+ * Answers a page's cookie banners from now on, before each of its actions and checks (Playwright's locator handler).
+ *
+ * @param page the page
+ */
+export async function answerCookieBanners(page: Page): Promise<void> {
+  if (watched.has(page)) return;
+  watched.add(page);
+  const answers = page.getByRole('button', { name: REJECT }).or(page.getByRole('button', { name: ACCEPT }));
+  const banner = page
+    .locator(
+      `xpath=//text()[contains(translate(., 'COKIE', 'cokie'), 'cookie')]/ancestor::*[count(.//*) <= ${BANNER_ELEMENTS}][last()]`,
+    )
+    .filter({ has: answers, visible: true })
+    .first();
+  await page.addLocatorHandler(banner, async (shown) => {
+    const reject = shown.getByRole('button', { name: REJECT }).filter({ visible: true });
+    await ((await reject.count()) > 0 ? reject : shown.getByRole('button', { name: ACCEPT }).filter({ visible: true })).first()
+      .click();
+  }, { noWaitAfter: true, times: ANSWERS });
+}
