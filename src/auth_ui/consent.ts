@@ -9,12 +9,11 @@
  */
 import type { Page } from '@playwright/test';
 
-/** What a banner's button that refuses every cookie it may refuse says. */
-const REJECT =
-  /^\s*((reject|decline|refuse|deny)(\s+all)?(\s+(optional\s+)?cookies)?|(use\s+)?(only\s+)?(strictly\s+)?necessary(\s+cookies)?(\s+only)?)\s*$/i;
+/** What a banner's button that refuses every cookie it may refuse says (an accessible name: its spaces collapsed, trimmed). */
+const REJECT = /^((reject|decline|refuse|deny)( all)?( (optional )?cookies)?|(use )?(only )?(strictly )?necessary( cookies)?( only)?)$/i;
 
 /** What a banner's button that accepts says. */
-const ACCEPT = /^\s*(accept|allow|agree|i\s+agree|got\s+it)(\s+all)?(\s+cookies)?\s*[.!]?\s*$/i;
+const ACCEPT = /^(accept|allow|agree|i agree|got it)( all)?( cookies)?[.!]?$/i;
 
 /** How many elements a banner holds at most: a page that mentions cookies is no banner. */
 const BANNER_ELEMENTS = 60;

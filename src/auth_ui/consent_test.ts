@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chromium } from '@playwright/test';
+import { type Browser, chromium } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
 import { chromiumLaunchOptions } from './browser.ts';
+import { answerCookieBanners } from './consent.ts';
 import { TokensPage } from './tokens_page.ts';
 
 // A consent overlay over the whole page until answered, as many portals show: without an answer, every click waits
@@ -45,3 +46,77 @@ test(
     assert.equal(sandbox.store.check(value), 'revoked');
   },
 );
+
+/**
+ * Which button of a page's banner is answered before a click elsewhere: the label clicked, or '' when none was.
+ *
+ * @param browser the browser
+ * @param body the markup before the page's "Go" button
+ */
+async function answered(browser: Browser, body: string): Promise<string> {
+  const page = await browser.newPage();
+  try {
+    await page.setContent(`${body}<button onclick="this.dataset.went = 1">Go</button>`);
+    await page.evaluate(() => {
+      for (const button of document.querySelectorAll('button')) {
+        button.addEventListener('click', () => document.body.dataset.answer ??= button.textContent ?? '');
+      }
+    });
+    await answerCookieBanners(page);
+    await page.getByRole('button', { name: 'Go', exact: true }).click({ timeout: 5_000 });
+    const answer = (await page.evaluate(() => document.body.dataset.answer)) ?? '';
+    return answer === 'Go' ? '' : answer;
+  } finally {
+    await page.close();
+  }
+}
+
+test('a banner is answered by its refusal, else its acceptance, in the words banners use; never OK, and no page that only mentions cookies', async (t) => {
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  t.after(() => browser.close());
+  const banner = (...labels: string[]) =>
+    `<div><p>This site uses Cookies.</p>${labels.map((label) => `<button>${label}</button>`).join('')}</div>`;
+  const refusals = ['Reject', 'Reject all', 'Decline', 'Refuse all', 'Deny', 'Reject optional cookies', 'Reject all cookies'];
+  const necessary = ['Necessary only', 'Only necessary cookies', 'Use necessary cookies only', 'Strictly necessary only'];
+  for (const label of [...refusals, ...necessary]) {
+    assert.equal(await answered(browser, banner('Accept all', label, 'OK')), label, `"${label}" refuses`);
+  }
+  assert.equal(
+    await answered(browser, banner('Accept all', '\n   Reject   all\n ')),
+    '\n   Reject   all\n ',
+    'a label is read as its accessible name',
+  );
+  for (const label of ['Accept', 'Accept all cookies', 'Allow all', 'Agree', 'I agree', 'Got it!', 'Got it.']) {
+    assert.equal(await answered(browser, banner('OK', 'Settings', label)), label, `"${label}" accepts`);
+  }
+  for (const label of ['OK', 'Accept and continue', 'Rejected', 'Unnecessary', 'Settings']) {
+    assert.equal(await answered(browser, banner(label)), '', `"${label}" answers no banner`);
+  }
+  const withHidden = (label: string, shown: string) => banner(shown).replace('</div>', `<button hidden>${label}</button></div>`);
+  assert.equal(await answered(browser, withHidden('Reject all', 'Accept all')), 'Accept all', 'a hidden refusal is passed over');
+  assert.equal(await answered(browser, withHidden('Accept', 'Got it')), 'Got it', 'a hidden acceptance is passed over');
+  const hidden = `<div hidden><p>We use cookies.</p><button>Reject all</button></div>`;
+  assert.equal(await answered(browser, hidden), '', 'a hidden banner is left alone');
+  const long = `<section><p>Cookies keep you signed in.</p>${'<p><span>Session</span></p>'.repeat(40)}<button>Accept</button></section>`;
+  assert.equal(await answered(browser, long), '', 'a page of more than 60 elements that mentions cookies is no banner');
+  const inside = `<section>${'<p><span>Session</span></p>'.repeat(40)}${banner('Accept all', 'Reject all')}</section>`;
+  assert.equal(await answered(browser, inside), 'Reject all', 'a small banner inside a large page is one');
+});
+
+test('a banner that shows again after every answer is answered five times in all, and the page is used with it showing', async (t) => {
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  t.after(() => browser.close());
+  const page = await browser.newPage();
+  await page.setContent(`<div id="b"></div><button>Go</button><script>
+    let answers = 0;
+    const show = () => {
+      document.getElementById('b').innerHTML = '<p>We use cookies.</p><button>Reject all</button>';
+      document.querySelector('#b button').onclick = () => { answers++; document.body.dataset.answers = answers; show(); };
+    };
+    show();
+  </script>`);
+  await answerCookieBanners(page);
+  await answerCookieBanners(page); // as each TokensPage.home does: the page's banners are answered once over
+  for (let i = 0; i < 8; i++) await page.getByRole('button', { name: 'Go', exact: true }).click({ timeout: 5_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.answers), '5');
+});

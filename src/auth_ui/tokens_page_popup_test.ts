@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { chromium } from '@playwright/test';
 import { startSandbox } from '../sandbox/mod.ts';
@@ -38,6 +39,7 @@ test(
     assert.equal(opened, 2, 'each step opened its page in a new one');
     assert.equal(new URL(page.url()).pathname, '/security/tokens', 'the first page went on to the TOKENS page');
     assert.equal(context.pages().length, 1, 'the pages opened were closed');
+    assert.equal((page as unknown as EventEmitter).listenerCount('popup'), 1, "only the test's own listener is left on the page");
     const value = await tokens.create('opened in place', [serviceId]);
     assert.equal((sandbox.store.check(value) as { kind?: string }).kind, 'permanent', 'steps 4–8 created a live token');
   },
