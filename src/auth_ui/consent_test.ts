@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Browser, chromium } from '@playwright/test';
-import { startSandbox } from '../sandbox/mod.ts';
+import { sandboxUi } from '../testing/sandbox_ui.ts';
 import { chromiumLaunchOptions } from './browser.ts';
 import { answerCookieBanners } from './consent.ts';
-import { TokensPage } from './tokens_page.ts';
 
 // A consent overlay over the whole page until answered, as many portals show: without an answer, every click waits
 // for the control it covers, until the test's deadline.
@@ -12,12 +11,7 @@ test(
   'a cookie banner covering the pages is answered with its Reject all, and the steps go on: a token is created and revoked',
   { timeout: 90_000 },
   async (t) => {
-    const sandbox = await startSandbox({ testMode: true });
-    t.after(() => sandbox.close());
-    const browser = await chromium.launch(chromiumLaunchOptions());
-    t.after(() => browser.close());
-    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-    await context.addInitScript(() => {
+    const { sandbox, page, tokens, serviceId } = await sandboxUi(t, () => {
       document.addEventListener('DOMContentLoaded', () => {
         if (localStorage.getItem('consent')) return;
         const overlay = document.createElement('div');
@@ -34,9 +28,6 @@ test(
         document.body.append(overlay);
       });
     });
-    const { SLICER_AUTH_URL: authUrl, SLICER_USERNAME: username, SLICER_PASSWORD: password, SLICER_SERVICE_ID: serviceId } = sandbox.env;
-    const page = await context.newPage();
-    const tokens = new TokensPage(page, authUrl, { username, password });
 
     await tokens.open();
     assert.equal(await page.evaluate(() => localStorage.getItem('consent')), 'Reject all', 'the banner was refused, never OK');

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import type { EventEmitter } from 'node:events';
 import { test } from 'node:test';
-import { chromium } from '@playwright/test';
-import { startSandbox } from '../sandbox/mod.ts';
-import { chromiumLaunchOptions } from './browser.ts';
-import { TokensPage } from './tokens_page.ts';
+import { sandboxUi } from '../testing/sandbox_ui.ts';
 
 // A portal's account menu often opens the token pages in a tab of their own. Here "Tokens and sessions" opens its page
 // by a script's window.open, and the TOKENS link by target=_blank; without being followed, step 3 waits for a TOKENS
@@ -13,12 +10,7 @@ test(
   'steps 2 and 3 that open their page in a new tab or window are followed in the same page, which then creates a token',
   { timeout: 60_000 },
   async (t) => {
-    const sandbox = await startSandbox({ testMode: true });
-    t.after(() => sandbox.close());
-    const browser = await chromium.launch(chromiumLaunchOptions());
-    t.after(() => browser.close());
-    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-    await context.addInitScript(() => {
+    const { sandbox, context, page, tokens, serviceId } = await sandboxUi(t, () => {
       document.addEventListener('submit', (event) => {
         const form = event.target as HTMLFormElement;
         if (form.getAttribute('action') !== '/security') return;
@@ -29,11 +21,8 @@ test(
         for (const link of document.querySelectorAll('a[href="/security/tokens"]')) link.setAttribute('target', '_blank');
       });
     });
-    const { SLICER_AUTH_URL: authUrl, SLICER_USERNAME: username, SLICER_PASSWORD: password, SLICER_SERVICE_ID: serviceId } = sandbox.env;
-    const page = await context.newPage();
     let opened = 0;
     page.on('popup', () => opened++);
-    const tokens = new TokensPage(page, authUrl, { username, password });
 
     await tokens.open();
     assert.equal(opened, 2, 'each step opened its page in a new one');
