@@ -25,24 +25,16 @@ export const SECRET_ATTRIBUTE = 'data-slicer-secret';
 export async function markSecrets(page: Page, values: readonly string[]): Promise<number> {
   if (values.length === 0) return 0;
   // No named functions inside the callback: a TypeScript loader may wrap them in helpers the page does not have.
-  return await page.evaluate(([secrets, attribute]) => {
-    // Every element of the body and of the open shadow roots below it (a web component's), nested ones included.
-    const roots: ParentNode[] = [document.body];
-    const elements: Element[] = [];
-    for (let i = 0; i < roots.length; i++) {
-      for (const element of roots[i]!.querySelectorAll('*')) {
-        elements.push(element);
-        if (element.shadowRoot) roots.push(element.shadowRoot);
-      }
-    }
+  // The locator's CSS reaches into open shadow roots, nested ones included, as a web component shows a value.
+  return await page.locator('body *').evaluateAll((elements, [secrets, attribute]) => {
     const marked = elements.filter((element) =>
       element.getClientRects().length > 0 &&
-      (secrets as string[]).some((secret) =>
+      secrets.some((secret) =>
         (element as HTMLInputElement).value === secret ||
         (element.children.length === 0 && (element.textContent ?? '').includes(secret))
       )
     );
-    for (const element of marked) element.setAttribute(attribute as string, '');
+    for (const element of marked) element.setAttribute(attribute, '');
     return marked.length;
   }, [values, SECRET_ATTRIBUTE] as const);
 }
