@@ -8,19 +8,10 @@ import { systemClock } from './clock.ts';
 import { ErrorCode, isAuthError } from './errors.ts';
 import type { AuthEvent } from './events.ts';
 import { listen, type Listening } from './sandbox/serve.ts';
-import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { type Harness, harnessForFile } from './testing/sandbox_harness.ts';
 import { scratchDir } from './testing/scratch.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-// Every test starts from a fresh sandbox: no token, fault, violation or count left by another.
-beforeEach(() => {
-  h.sandbox.store.reset();
-  h.warnings.length = 0;
-});
+const h = harnessForFile();
 
 interface Echo {
   status: string;

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { runTs } from './testing/processes.ts';
-import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { harnessForFile } from './testing/sandbox_harness.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
+const h = harnessForFile();
 
 const modUrl = new URL('../mod.ts', import.meta.url).href;
 

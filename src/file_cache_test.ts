@@ -2,20 +2,15 @@ import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { runTs } from './testing/processes.ts';
-import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { harnessForFile } from './testing/sandbox_harness.ts';
 import { scratchDir } from './testing/scratch.ts';
 
-let h: Harness;
+const h = harnessForFile();
 let dir: string;
 let file: string;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
 beforeEach(() => {
-  h.sandbox.store.reset();
   dir = scratchDir('slicer-cache-');
   file = join(dir, 'tokens.json');
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import process from 'node:process';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { metrics, trace } from '@opentelemetry/api';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -17,18 +17,10 @@ import { createMemoryStore } from './stores/memory.ts';
 import { createEmitter } from './telemetry/telemetry.ts';
 import { eventually } from './testing/eventually.ts';
 import { runProcess } from './testing/processes.ts';
-import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { harnessForFile } from './testing/sandbox_harness.ts';
 import { scratchDir } from './testing/scratch.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-beforeEach(() => {
-  h.sandbox.store.reset();
-  h.warnings.length = 0;
-});
+const h = harnessForFile();
 
 const SLICER = () => `service_id=${h.sandbox.env.SLICER_SERVICE_ID}`;
 

@@ -4,20 +4,15 @@
  * shows either of them in any encoded form.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { isAuthError } from './errors.ts';
 import type { AuthEvent } from './events.ts';
 import { freePort } from './testing/processes.ts';
-import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { harnessForFile } from './testing/sandbox_harness.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
+const h = harnessForFile();
 
 const alphabet = Array.from('aZ09.*+?^$()[]{}|\\/&%= #"\'<>éß€漢😀-_~:;,\t\r\n\0');
 /** Long enough, and prefixed, that it cannot turn up by chance in a message. */

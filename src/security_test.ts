@@ -3,25 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { HTTPError } from 'ky';
 import { ErrorCode, isAuthError, type TokenEndpointRedirectError, type TokenResponseError } from './errors.ts';
 import { redact } from './redact.ts';
 import { createMemoryStore } from './stores/memory.ts';
 import type { TokenStore } from './stores/store.ts';
-import { type Harness, startHarness } from './testing/sandbox_harness.ts';
+import { harnessForFile } from './testing/sandbox_harness.ts';
 import { scratchDir } from './testing/scratch.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-// Every test starts from a fresh sandbox: no token, fault, violation or count left by another.
-beforeEach(() => {
-  h.sandbox.store.reset();
-  h.warnings.length = 0;
-});
+const h = harnessForFile();
 
 /** A loopback server run by the test; records what it was sent. */
 async function server(handle: (request: IncomingMessage, response: ServerResponse, body: string) => void) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type Finished, freePort, ROOT, runTs } from '../testing/processes.ts';
 import { importableFrom } from '../package_info.ts';
 import { main } from './main.ts';
@@ -12,15 +12,10 @@ import { startSandbox } from '../sandbox/mod.ts';
 import { listen } from '../sandbox/serve.ts';
 import { eventually } from '../testing/eventually.ts';
 import { createFakeClock } from '../testing/fake_clock.ts';
-import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { harnessForFile } from '../testing/sandbox_harness.ts';
 import { scratchDir } from '../testing/scratch.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
+const h = harnessForFile();
 
 /**
  * Runs the CLI in this process through `main(argv, io)`, with the sandbox configured (plus `env`): what it

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
-import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { test } from 'node:test';
+import { harnessForFile } from '../testing/sandbox_harness.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-beforeEach(() => h.sandbox.store.reset()); // every test starts from a fresh sandbox
+const h = harnessForFile();
 
 test('200 concurrent clients get tokens and call both services; expired tokens are purged', async () => {
   const rounds = 3;

@@ -2,6 +2,7 @@
  * Test harness: a sandbox in test mode on loopback, plus clients pointed at it
  * that share one controllable clock with the sandbox. Imported by tests only.
  */
+import { after, before, beforeEach } from 'node:test';
 import { type AuthClient, type AuthClientOptions, createAuthClient } from '../client.ts';
 import { type Sandbox, startSandbox } from '../sandbox/mod.ts';
 
@@ -50,4 +51,24 @@ export async function startHarness(): Promise<Harness> {
     issued: (serviceId = sandbox.env.SLICER_SERVICE_ID) => sandbox.store.stats().issued[serviceId] ?? 0,
     close: () => sandbox.close(),
   };
+}
+
+/**
+ * The harness of a test file's tests: started before the first, closed after the last; before each test its sandbox
+ * is reset (no token, fault, violation or count left by another) and its warnings cleared. Call it at the top of the
+ * file: the hooks it registers run before the file's own.
+ *
+ * @returns the harness, whose members are there once the file's first test starts
+ */
+export function harnessForFile(): Harness {
+  const shared = {} as Harness;
+  before(async () => {
+    Object.assign(shared, await startHarness());
+  });
+  after(() => shared.close());
+  beforeEach(() => {
+    shared.sandbox.store.reset();
+    shared.warnings.length = 0;
+  });
+  return shared;
 }

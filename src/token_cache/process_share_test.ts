@@ -4,22 +4,14 @@
  * call. Each test uses a user of its own, so that none finds what another left.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { type AuthClientOptions, createAuthClient } from '../client.ts';
 import { ErrorCode } from '../errors.ts';
 import type { TokenOrigin } from '../grant.ts';
 import { createFakeClock } from '../testing/fake_clock.ts';
-import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { harnessForFile } from '../testing/sandbox_harness.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-beforeEach(() => {
-  h.sandbox.store.reset();
-  h.warnings.length = 0;
-});
+const h = harnessForFile();
 
 /** A user of the sandbox's, added for one test. */
 function newUser(username: string): { username: string; password: string } {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { ErrorCode, isAuthError, TokenRequestRejectedError, type TokenResponseError } from '../errors.ts';
 import { processGrantResponse } from './grant_response.ts';
@@ -8,14 +8,9 @@ import { redactor } from '../redact.ts';
 import type { Fault } from '../sandbox/store.ts';
 import { parseConfig } from '../settings/config.ts';
 import { eventually } from '../testing/eventually.ts';
-import { type Harness, startHarness } from '../testing/sandbox_harness.ts';
+import { type Harness, harnessForFile } from '../testing/sandbox_harness.ts';
 
-let h: Harness;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
-beforeEach(() => h.sandbox.store.reset());
+const h = harnessForFile();
 
 const fault = (f: Partial<Fault>) => h.sandbox.store.addFault({ times: 1, ...f });
 const json = (body: unknown) => ({ status: 200, body: JSON.stringify(body) });

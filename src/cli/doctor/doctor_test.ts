@@ -4,7 +4,7 @@ import http from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import * as v from 'valibot';
 import { listen } from '../../sandbox/serve.ts';
@@ -16,19 +16,14 @@ import { createFakeClock } from '../../testing/fake_clock.ts';
 import { type Clock, systemClock } from '../../clock.ts';
 import { type Finished, freePort, ROOT, runTs } from '../../testing/processes.ts';
 import { redisRequired, startRedis } from '../../testing/redis_server.ts';
-import { type Harness, startHarness } from '../../testing/sandbox_harness.ts';
+import { harnessForFile } from '../../testing/sandbox_harness.ts';
 import { scratchDir } from '../../testing/scratch.ts';
 import { listenTls, TEST_CA_FILE } from '../../testing/tls_server.ts';
 
 const PASSWORD = 'Doctor-Pa55+&%= secret';
-let h: Harness;
+const h = harnessForFile();
 let env: Record<string, string | undefined>;
-before(async () => {
-  h = await startHarness();
-});
-after(() => h.close());
 beforeEach(() => {
-  h.sandbox.store.reset();
   h.sandbox.store.addUser('doctor', PASSWORD);
   env = {
     PATH: process.env.PATH,
