@@ -33,3 +33,20 @@ test(
     assert.equal((sandbox.store.check(value) as { kind?: string }).kind, 'permanent', 'steps 4–8 created a live token');
   },
 );
+
+// A script may open a blank window first and give it its address later (once it has fetched it, say): the popup is
+// then at about:blank when it opens, and following that address would leave the first page blank.
+test('a step whose new window gets its address after it opens is followed to that address', { timeout: 60_000 }, async (t) => {
+  const { page, tokens } = await sandboxUi(t, () => {
+    document.addEventListener('submit', (event) => {
+      const form = event.target as HTMLFormElement;
+      if (form.getAttribute('action') !== '/security') return;
+      event.preventDefault();
+      const opened = globalThis.open('about:blank');
+      setTimeout(() => opened && (opened.location.href = '/security/'), 300);
+    }, true);
+  });
+
+  await tokens.open();
+  assert.equal(new URL(page.url()).pathname, '/security/tokens', 'the first page went on to the TOKENS page');
+});
