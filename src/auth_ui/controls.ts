@@ -87,11 +87,28 @@ const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role
  * @returns the locator
  */
 export function everyControl(scope: Page | Locator, name: string | RegExp): Locator {
+  return shownOrNot(scope, name).filter({ visible: true });
+}
+
+/**
+ * The controls of a label that are in the page but do not show (in a closed menu, say), found by their text as
+ * {@link everyControl} finds one.
+ *
+ * @param scope where to look
+ * @param name its label as documented
+ * @returns the locator
+ */
+export function hiddenControl(scope: Page | Locator, name: string): Locator {
+  return shownOrNot(scope, name).filter({ visible: false });
+}
+
+/** The controls of a label, as {@link everyControl} finds them, whether they show or not. */
+function shownOrNot(scope: Page | Locator, name: string | RegExp): Locator {
   const options = { name: typeof name === 'string' ? labelled(name) : name };
   const found = scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .or(scope.getByRole('menuitem', options))
     .or(scope.locator(CONTROLS).filter({ hasText: options.name }));
-  return (typeof name === 'string' ? found.or(shownAs(scope, CONTROLS, name)) : found).filter({ visible: true });
+  return typeof name === 'string' ? found.or(shownAs(scope, CONTROLS, name)) : found;
 }
 
 /**
@@ -206,7 +223,7 @@ export async function pressToggle(toggles: Locator): Promise<boolean> {
  * opened blank is given as long again to get an address of its own (a script that fetched it first).
  *
  * @param target the control
- * @param next what the control's page shows
+ * @param next what the control's page has once it opened (visible-filtered where it must show)
  */
 export async function clickInPlace(target: Locator, next: Locator): Promise<void> {
   const page = target.page();
@@ -216,7 +233,7 @@ export async function clickInPlace(target: Locator, next: Locator): Promise<void
   try {
     await target.click();
     // Stryker disable next-line ObjectLiteral: a bound on the wait; a test would wait it out to see another
-    const shown = next.first().waitFor({ timeout: OPEN_MS }).then(() => undefined, () => undefined);
+    const shown = next.first().waitFor({ state: 'attached', timeout: OPEN_MS }).then(() => undefined, () => undefined);
     const opened = await Promise.race([popup, shown]);
     if (!opened) return;
     // A script may open a blank window and give it its address later.

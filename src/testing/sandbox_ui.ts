@@ -24,10 +24,10 @@ export interface SandboxUi {
  * Starts a sandbox (test mode) and a headless Chromium, and opens a page whose every document first runs `script`.
  *
  * @param t the test, which closes both when it ends
- * @param script what changes the UI, run in the page before its own scripts
+ * @param script what changes the UI, run in the page before its own scripts: a function, or its source as text
  * @returns the sandbox, the context, the page and its page objects
  */
-export async function sandboxUi(t: TestContext, script: () => void): Promise<SandboxUi> {
+export async function sandboxUi(t: TestContext, script: (() => void) | string): Promise<SandboxUi> {
   const sandbox = await startSandbox({ testMode: true });
   t.after(() => sandbox.close());
   const browser = await chromium.launch(chromiumLaunchOptions());

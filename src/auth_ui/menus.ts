@@ -1,0 +1,118 @@
+/**
+ * A documented control kept in a closed menu ("Tokens and sessions" in an
+ * account menu, TOKENS in a collapsed navigation), shown as a user shows it:
+ * the menu around it is opened, or hovered when it opens on hover only; a
+ * menu that mounts its items only once opened is found by trying the page's
+ * closed menus one at a time, each closed again when it does not hold it.
+ */
+import type { ElementHandle, Locator, Page } from '@playwright/test';
+import { clickInPlace, control, hiddenControl } from './controls.ts';
+
+/**
+ * A closed menu's button: one that says it opens a menu or a part (`aria-haspopup`, `aria-expanded`) and is closed, or
+ * a closed `<details>`'s summary; a button or a link within the page, never one that loads another.
+ */
+const CLOSED_MENU =
+  ':is(button, [role=button], a[href^="#"], a:not([href])):is([aria-haspopup]:not([aria-haspopup=false]):not([aria-expanded=true]), [aria-expanded=false]), details:not([open]) > summary';
+
+/** How long a page may take to show the control, or to have it in a closed menu, before its menus are tried. */
+const APPEAR_MS = 5_000;
+
+/** How long an opened menu may take to show the control. */
+const SHOW_MS = 1_000;
+
+/** How many closed menus are tried at most. */
+const MAX_MENUS = 6;
+
+/**
+ * Shows a control that the page keeps in a closed menu; a control that shows is left as it is. The menu is the one
+ * around the control when the page has it already: opened by its closed-menu button, else hovered (a menu that opens
+ * on hover). Otherwise the page's closed menus are opened one at a time, at most {@link MAX_MENUS}, until one shows
+ * the control, each closed again when it does not. When none does, the step that uses the control finds what it finds.
+ *
+ * @param scope where the control is
+ * @param name its label as documented
+ */
+export async function showFromMenu(scope: Page | Locator, name: string): Promise<void> {
+  const wanted = control(scope, name);
+  const hidden = hiddenControl(scope, name).first();
+  await wanted.or(hidden).first().waitFor({ state: 'attached', timeout: APPEAR_MS }).catch(() => undefined);
+  if (await wanted.isVisible()) return;
+  const page = 'page' in scope ? scope.page() : scope;
+  if ((await hidden.count()) > 0) {
+    const around = await shownAncestor(await hidden.elementHandle());
+    if (await opensOne(page, wanted, await closedMenus(around))) return;
+    await around.hover().catch(() => undefined);
+    if (await shows(wanted)) return;
+  }
+  const body = await page.locator('body').elementHandle();
+  await opensOne(page, wanted, await closedMenus(body));
+}
+
+/**
+ * Chooses a documented control: shown from a closed menu first when the page keeps it in one ({@link showFromMenu}),
+ * then clicked, a page it opens in a new tab or window followed in this one ({@link clickInPlace}).
+ *
+ * @param scope where the control is
+ * @param name its label as documented
+ * @param next what the control's page has once it opened
+ */
+export async function chooseInPlace(scope: Page | Locator, name: string, next: Locator): Promise<void> {
+  await showFromMenu(scope, name);
+  await clickInPlace(control(scope, name), next);
+}
+
+/** Whether a control shows within {@link SHOW_MS}. */
+async function shows(wanted: Locator): Promise<boolean> {
+  return await wanted.waitFor({ timeout: SHOW_MS }).then(() => true, () => false);
+}
+
+/**
+ * The nearest ancestor of an element that shows: the menu's holder, where its button is.
+ *
+ * @param element an element that does not show
+ * @returns the ancestor (the body, at the most)
+ */
+async function shownAncestor(element: ElementHandle<Element>): Promise<ElementHandle> {
+  const handle = await element.evaluateHandle((start) => {
+    let up = start.parentElement ?? start;
+    while (up.parentElement && up.getClientRects().length === 0) up = up.parentElement;
+    return up;
+  });
+  return handle as ElementHandle;
+}
+
+/**
+ * The closed menus' buttons that show in a part of the page, in the page's order.
+ *
+ * @param within the part
+ * @returns at most {@link MAX_MENUS} of them
+ */
+async function closedMenus(within: ElementHandle): Promise<ElementHandle<Element>[]> {
+  const shown: ElementHandle<Element>[] = [];
+  for (const button of await within.$$(CLOSED_MENU)) if (shown.length < MAX_MENUS && (await button.isVisible())) shown.push(button);
+  return shown;
+}
+
+/**
+ * Opens closed menus one at a time until one shows the control; each that does not is closed again by the same
+ * button (when it says it is open, or its `<details>` is). Stops when a button loads another page.
+ *
+ * @param page the page
+ * @param wanted the control
+ * @param buttons the menus' buttons
+ * @returns whether the control shows
+ */
+async function opensOne(page: Page, wanted: Locator, buttons: readonly ElementHandle<Element>[]): Promise<boolean> {
+  for (const button of buttons) {
+    const address = page.url();
+    await button.click().catch(() => undefined);
+    if (await shows(wanted)) return true;
+    if (page.url() !== address) return false;
+    const open = await button.evaluate((element) =>
+      element.getAttribute('aria-expanded') === 'true' || (element.parentElement as HTMLDetailsElement | null)?.open === true
+    ).catch(() => false);
+    if (open) await button.click().catch(() => undefined);
+  }
+  return false;
+}

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sandboxUi } from '../testing/sandbox_ui.ts';
+
+// Scripts that put the sandbox's controls in menus, as text (a TypeScript loader may wrap a function's inner helpers in
+// names the page does not have). `menu(label, items, mount)` makes a closed menu button, before its items; each opening
+// and closing is logged to the console, which the test reads.
+const MENU = `
+const menu = (label, items, mountOnOpen) => {
+  const holder = document.createElement('div');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = label;
+  button.setAttribute('aria-haspopup', 'menu');
+  button.setAttribute('aria-expanded', 'false');
+  const list = document.createElement('div');
+  list.hidden = true;
+  if (!mountOnOpen) list.append(...items);
+  button.addEventListener('click', () => {
+    const opening = list.hidden;
+    list.hidden = !opening;
+    if (mountOnOpen) list.replaceChildren(...(opening ? items : []));
+    button.setAttribute('aria-expanded', String(opening));
+    console.log((opening ? 'open ' : 'close ') + label);
+  });
+  holder.append(button, list);
+  return holder;
+};
+const help = () => { const link = document.createElement('a'); link.href = '#help'; link.textContent = 'Help pages'; return link; };
+`;
+
+/** A script that moves "Tokens and sessions" into an Account menu placed after a Help menu. */
+const accountMenu = (mountOnOpen: boolean) =>
+  `${MENU}
+document.addEventListener('DOMContentLoaded', () => {
+  const form = document.querySelector('form[action="/security"]');
+  if (!form) return;
+  const place = document.createElement('span');
+  form.before(place);
+  form.remove();
+  place.replaceWith(menu('Help', [help()], ${mountOnOpen}), menu('Account', [form], ${mountOnOpen}));
+});`;
+
+/** Opens the TOKENS page, and gives what the page logged of its menus. */
+async function openLogging(t: Parameters<typeof sandboxUi>[0], script: string) {
+  const ui = await sandboxUi(t, script);
+  const logged: string[] = [];
+  ui.page.on('console', (message) => /^(open|close) /.test(message.text()) && logged.push(message.text()));
+  await ui.tokens.open();
+  assert.equal(new URL(ui.page.url()).pathname, '/security/tokens', 'steps 2 and 3 reached the TOKENS page');
+  return { ...ui, logged };
+}
+
+test('"Tokens and sessions" in a closed account menu is shown by opening that menu, not another', { timeout: 60_000 }, async (t) => {
+  const { logged, tokens, sandbox, serviceId } = await openLogging(t, accountMenu(false));
+  assert.deepEqual(logged, ['open Account']);
+  const value = await tokens.create('from a menu', [serviceId]);
+  assert.equal((sandbox.store.check(value) as { kind?: string }).kind, 'permanent', 'steps 4–8 created a live token');
+});
+
+test('a menu that mounts its items once opened is found by opening the closed menus in turn, closing each that does not hold it', {
+  timeout: 60_000,
+}, async (t) => {
+  const { logged } = await openLogging(t, accountMenu(true));
+  assert.deepEqual(logged, ['open Help', 'close Help', 'open Account']);
+});
+
+test('a menu that opens on hover only is hovered', { timeout: 60_000 }, async (t) => {
+  await openLogging(
+    t,
+    `document.addEventListener('DOMContentLoaded', () => {
+      const form = document.querySelector('form[action="/security"]');
+      if (!form) return;
+      const style = document.createElement('style');
+      style.textContent = '.hover-menu > div { display: none } .hover-menu:hover > div { display: block }';
+      const holder = document.createElement('div');
+      holder.className = 'hover-menu';
+      holder.innerHTML = '<span>Account ▾</span><div></div>';
+      form.replaceWith(holder);
+      holder.lastElementChild.append(form);
+      document.head.append(style);
+    });`,
+  );
+});
+
+test('TOKENS in a collapsed navigation is shown by its toggle', { timeout: 60_000 }, async (t) => {
+  const { logged } = await openLogging(
+    t,
+    `${MENU}
+    document.addEventListener('DOMContentLoaded', () => {
+      const nav = document.querySelector('nav.top');
+      if (!nav) return;
+      nav.replaceChildren(menu('☰', [...nav.children], false));
+    });`,
+  );
+  assert.deepEqual(logged, ['open ☰']);
+});
