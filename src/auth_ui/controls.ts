@@ -185,7 +185,7 @@ export async function loaded(page: Page): Promise<void> {
 }
 
 /** How long one click may take to become possible: finding a control in a list of thousands takes seconds on a loaded machine. */
-const CLICK_MS = 5_000;
+export const CLICK_MS = 5_000;
 
 /** How long a click's effect may take to show before the control is clicked again. */
 const EFFECT_MS = 1_000;

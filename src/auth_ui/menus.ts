@@ -6,7 +6,7 @@
  * closed menus one at a time, each closed again when it does not hold it.
  */
 import type { ElementHandle, Locator, Page } from '@playwright/test';
-import { clickInPlace, control, hiddenControl } from './controls.ts';
+import { CLICK_MS, clickInPlace, control, hiddenControl } from './controls.ts';
 
 /**
  * A closed menu's button: one that says it opens a menu or a part (`aria-haspopup`, `aria-expanded`) and is closed, or
@@ -42,7 +42,7 @@ export async function showFromMenu(scope: Page | Locator, name: string): Promise
   if ((await hidden.count()) > 0) {
     const around = await shownAncestor(await hidden.elementHandle());
     if (await opensOne(page, wanted, await closedMenus(around))) return;
-    await around.hover().catch(() => undefined);
+    await around.hover({ timeout: CLICK_MS }).catch(() => undefined);
     if (await shows(wanted)) return;
   }
   const body = await page.locator('body').elementHandle();
@@ -106,13 +106,13 @@ async function closedMenus(within: ElementHandle): Promise<ElementHandle<Element
 async function opensOne(page: Page, wanted: Locator, buttons: readonly ElementHandle<Element>[]): Promise<boolean> {
   for (const button of buttons) {
     const address = page.url();
-    await button.click().catch(() => undefined);
+    await button.click({ timeout: CLICK_MS }).catch(() => undefined);
     if (await shows(wanted)) return true;
     if (page.url() !== address) return false;
     const open = await button.evaluate((element) =>
       element.getAttribute('aria-expanded') === 'true' || (element.parentElement as HTMLDetailsElement | null)?.open === true
     ).catch(() => false);
-    if (open) await button.click().catch(() => undefined);
+    if (open) await button.click({ timeout: CLICK_MS }).catch(() => undefined);
   }
   return false;
 }
