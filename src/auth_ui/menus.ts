@@ -1,6 +1,7 @@
 /**
  * A documented control kept in a closed menu ("Tokens and sessions" in an
- * account menu, TOKENS in a collapsed navigation), shown as a user shows it:
+ * account menu, TOKENS in a collapsed navigation, an entry's Revoke in its
+ * "⋮" menu), shown as a user shows it:
  * the menu around it is opened, or hovered when it opens on hover only; a
  * menu that mounts its items only once opened is found by trying the page's
  * closed menus one at a time, each closed again when it does not hold it.
@@ -60,6 +61,47 @@ export async function showFromMenu(scope: Page | Locator, name: string): Promise
 export async function chooseInPlace(scope: Page | Locator, name: string, next: Locator): Promise<void> {
   await showFromMenu(scope, name);
   await clickInPlace(control(scope, name), next);
+}
+
+/**
+ * A control kept in a closed menu (an entry's "⋮" menu), found as a mark within an element: the control, not showing,
+ * in the element that holds a closed menu's button that shows (the menu's holder). A control merely hidden (as a page
+ * may hide Revoke on a revoked token) is not kept so.
+ *
+ * @param page the page
+ * @param name the control's label as documented
+ * @returns the locator, to query within elements (`has`)
+ */
+export function keptInMenu(page: Page, name: string): Locator {
+  return page.locator(CLOSED_MENU).filter({ visible: true }).locator('xpath=..').locator(hiddenControl(page, name));
+}
+
+/** Set on the entry whose control {@link chooseInEntry} chooses, while it does. */
+const CHOSEN_ATTRIBUTE = 'data-slicer-chosen';
+
+/**
+ * Chooses a control of one entry of a list (a token's Revoke), shown first from the entry's closed menu when the entry
+ * keeps it in one. The entry is then marked while its control is chosen, so that it stays the element found while its
+ * menu is open, whatever the open menu changes around it; the mark is taken off after.
+ *
+ * @param entry the entry
+ * @param name the control's label as documented
+ * @param choose clicks the control
+ */
+export async function chooseInEntry(entry: Locator, name: string, choose: (control: Locator) => Promise<void>): Promise<void> {
+  if ((await hiddenControl(entry, name).count()) === 0 || (await control(entry, name).isVisible())) {
+    return await choose(control(entry, name));
+  }
+  const page = entry.page();
+  const chosen = page.locator(`[${CHOSEN_ATTRIBUTE}]`);
+  try {
+    await entry.evaluate((element, attribute) => element.setAttribute(attribute, ''), CHOSEN_ATTRIBUTE);
+    await showFromMenu(chosen, name);
+    await choose(control(chosen, name));
+  } finally {
+    await chosen.evaluateAll((elements, attribute) => elements.forEach((element) => element.removeAttribute(attribute)), CHOSEN_ATTRIBUTE)
+      .catch(() => undefined); // the page the control led to has no mark
+  }
 }
 
 /** Whether a control shows within {@link SHOW_MS}. */

@@ -95,3 +95,56 @@ test('TOKENS in a collapsed navigation is shown by its toggle', { timeout: 60_00
   );
   assert.deepEqual(logged, ['open ☰']);
 });
+
+/**
+ * A script that puts each Revoke in a closed "⋮" menu of its own entry, a list (`<ul role=menu>`) once open;
+ * `hideOnRevoked` also leaves a hidden Revoke on revoked entries.
+ */
+const revokeMenus = (hideOnRevoked: boolean) =>
+  `${MENU}
+document.addEventListener('DOMContentLoaded', () => {
+  for (const button of document.querySelectorAll('button[data-revoke]')) {
+    const place = document.createElement('span');
+    button.replaceWith(place);
+    const items = document.createElement('ul');
+    items.setAttribute('role', 'menu');
+    items.append(document.createElement('li'));
+    items.firstChild.setAttribute('role', 'none');
+    items.firstChild.append(button);
+    place.replaceWith(menu('⋮', [items], false));
+  }
+  if (!${hideOnRevoked}) return;
+  for (const badge of document.querySelectorAll('.badge.revoked')) {
+    const hidden = document.createElement('button');
+    hidden.type = 'button';
+    hidden.hidden = true;
+    hidden.textContent = 'Revoke';
+    badge.closest('tr, li').append(hidden);
+  }
+});`;
+
+test("a Revoke kept in its entry's closed menu is chosen by opening that entry's menu; such entries are listed as active", {
+  timeout: 120_000,
+}, async (t) => {
+  const { logged, tokens, sandbox, serviceId } = await openLogging(t, revokeMenus(false));
+  const kept = await tokens.create('menu kept', [serviceId]);
+  const gone = await tokens.create('menu gone', [serviceId]); // listed first: the newest
+  assert.deepEqual(await tokens.list(), [{ name: 'menu gone', revoked: false }, { name: 'menu kept', revoked: false }]);
+  // Cancelled, the first entry's menu stays open on the same page: the next choice is still the entry it names.
+  await tokens.revoke('menu gone', false);
+  await tokens.revoke('menu kept');
+  assert.equal(sandbox.store.check(kept), 'revoked', 'the chosen token is revoked');
+  assert.equal((sandbox.store.check(gone) as { kind?: string }).kind, 'permanent', 'the cancelled one stays active');
+  assert.deepEqual(logged, ['open ⋮', 'open ⋮'], "only the chosen entries' menus were opened");
+  assert.deepEqual(await tokens.list(), [{ name: 'menu gone', revoked: false }, { name: 'menu kept', revoked: true }]);
+  assert.equal(await tokens.revokeEvery(['menu gone']), 1);
+  assert.equal(sandbox.store.check(gone), 'revoked');
+});
+
+test('a Revoke merely hidden on a revoked entry, with no menu around it, leaves that entry revoked', { timeout: 90_000 }, async (t) => {
+  const { tokens, serviceId } = await openLogging(t, revokeMenus(true));
+  await tokens.create('hidden after', [serviceId]);
+  await tokens.revoke('hidden after'); // counts one active entry fewer
+  assert.deepEqual(await tokens.list(), [{ name: 'hidden after', revoked: true }]);
+  assert.equal(await tokens.isRevoked('hidden after'), true);
+});

@@ -12,6 +12,7 @@ import * as marks from './list_marks.ts';
 import { type ListedToken, tokensIn } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
+import { keptInMenu } from './menus.ts';
 
 /** The token list of the page showing. */
 export class TokenList {
@@ -23,21 +24,20 @@ export class TokenList {
   }
 
   /**
-   * The list entries of a token, by its exact name: for each visible element that shows the name (as its whole text, or
-   * as its own text before other elements; in a table with a Name column, only in that column, as the same text in
-   * another, a scope or a state, is no name; nor is a badge whose whole text is a state, "Active" or "Revoked"), the
-   * innermost element around it that holds a Revoke control, says "revoked" (in its text or by an icon's label) or
-   * stands in a part of the page titled "Revoked…". That is a table row, a list item or a box of any markup (in a part
-   * titled so, the element that shows the name). An entry holds one token: an element that holds a list or table with a
-   * Revoke control, or two Revoke controls, is a list around other tokens' entries (the name shown beside it, as in
-   * "Token <b>name</b> created"), never the name's entry.
+   * The list entries of a token, by its exact name: for each visible element that shows the name (as its whole text, or as its own text
+   * before other elements; in a table with a Name column, only in that column, as the same text in another, a scope or a state, is no
+   * name; nor is a badge whose whole text is a state, "Active" or "Revoked"), the innermost element around it that holds a Revoke
+   * control (shown, or kept in its closed menu), says "revoked" (in its text or by an icon's label) or stands in a part of the page
+   * titled "Revoked…". That is a table row, a list item or a box of any markup (in a part titled so, the element that shows the name).
+   * An entry holds one token: an element that holds a list or table with a Revoke control, or two Revoke controls, is a list around
+   * other tokens' entries (the name shown beside it, as in "Token <b>name</b> created"), never the name's entry.
    *
    * @param name the token's name
    * @returns the entries' locator
    */
   row(name: string): Locator {
     // One pass for the marks: a Revoke control, an icon that says "revoked", or the element itself in a part titled so.
-    const mark = this.#revoke().or(this.#revokedMark());
+    const mark = this.#anyRevoke().or(this.#revokedMark());
     const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: marks.REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
@@ -50,16 +50,21 @@ export class TokenList {
   }
 
   /**
-   * The entries of a token that are still active: those with a Revoke control.
+   * The entries of a token that are still active: those with a Revoke control, shown or kept in their closed menu.
    * @param name the token's name
    * @returns the entries' locator
    */
   active(name: string): Locator {
-    return this.row(name).filter({ has: this.#revoke() });
+    return this.row(name).filter({ has: this.#anyRevoke() });
   }
 
   #revoke(): Locator {
     return control(this.page, 'Revoke');
+  }
+
+  /** A Revoke control that shows, or one kept in a closed menu ({@link keptInMenu}). */
+  #anyRevoke(): Locator {
+    return this.#revoke().or(keptInMenu(this.page, 'Revoke'));
   }
 
   /**
@@ -86,7 +91,7 @@ export class TokenList {
    */
   tokenRows(): Locator {
     const rows = this.#rows().filter({ hasNot: this.page.locator(`xpath=self::*[${marks.IN_NAVIGATION}]`) });
-    return rows.filter({ has: this.#revoke() }).or(this.#sayRevoked(rows));
+    return rows.filter({ has: this.#anyRevoke() }).or(this.#sayRevoked(rows));
   }
 
   /** @returns the table rows and list items of the page, those of a navigation (links to views, menus) among them */
@@ -200,10 +205,7 @@ export class TokenList {
     return count;
   }
 
-  /**
-   * Whether an entry shows its token as revoked, on any page of the list.
-   * @param name the token's name
-   */
+  /** Whether an entry shows the token of a name as revoked, on any page of the list. */
   async isRevoked(name: string): Promise<boolean> {
     return await this.seek(this.revoked(name));
   }
@@ -267,8 +269,8 @@ export class TokenList {
 
   /** @returns the tokens listed on the page showing, as {@link list} reads them */
   async #listHere(): Promise<ListedToken[]> {
-    // The Revoke controls, then the rows and list items that hold one or say "revoked", read in one pass.
-    const revokes = await everyControl(this.page, 'Revoke').elementHandles();
+    // The Revoke controls (a row's closed menu's too), then the rows and list items holding one or saying "revoked", in one pass.
+    const revokes = await everyControl(this.page, 'Revoke').or(keptInMenu(this.page, 'Revoke')).elementHandles();
     try {
       const entries = await tokensIn(this.#rows(), revokes);
       const shown = this.page.getByText(marks.REVOKED_MARK).or(this.page.locator(marks.REVOKED_ICON));

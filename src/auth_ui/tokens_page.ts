@@ -12,7 +12,7 @@
  * clipboard); the confirmation native or in-page; a token's entry any element
  * around its name that holds its Revoke control or says "revoked" (in its
  * text or by an icon's label), or that stands in a part titled "Revoked…";
- * the service may ask to log in again at any step, keep "Tokens and sessions" or "TOKENS" in a closed menu and open
+ * the service may ask to log in again at any step, keep "Tokens and sessions", "TOKENS" or a Revoke in a closed menu, open
  * its page in a new tab; the list may be split into pages or grow by "Load more". No CSS class, id or data attribute
  * of any implementation is used.
  */
@@ -20,7 +20,7 @@ import { expect, type Locator, type Page, type Response } from '@playwright/test
 import { answerCookieBanners } from './consent.ts';
 import { clickUntil, control, hiddenControl, loaded, visibleNow } from './controls.ts';
 import { LoginForm } from './login_form.ts';
-import { chooseInPlace } from './menus.ts';
+import { chooseInEntry, chooseInPlace } from './menus.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
 import { TokenList } from './token_list.ts';
 
@@ -190,8 +190,9 @@ export class TokensPage extends TokenList {
     };
     this.page.once('dialog', answer);
     const ok = control(this.page, 'OK');
+    const asked = async () => native || (await ok.isVisible());
     try {
-      await clickUntil(control(entry, 'Revoke'), async () => native || (await ok.isVisible()), 'a confirmation is asked');
+      await chooseInEntry(entry, 'Revoke', (revoke) => clickUntil(revoke, asked, 'a confirmation is asked'));
       if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
     } finally {
       this.page.off('dialog', answer);
