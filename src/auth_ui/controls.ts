@@ -107,8 +107,20 @@ function shownOrNot(scope: Page | Locator, name: string | RegExp): Locator {
   const options = { name: typeof name === 'string' ? labelled(name) : name };
   const found = scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
     .or(scope.getByRole('menuitem', options))
-    .or(scope.locator(CONTROLS).filter({ hasText: options.name }));
+    .or(textControls(scope, options.name));
   return typeof name === 'string' ? found.or(shownAs(scope, CONTROLS, name)) : found;
+}
+
+/**
+ * The controls of a label by their markup and text alone, whether they show or not: a cheap query, for a control in a
+ * closed menu (a hidden element has no role to find it by).
+ *
+ * @param scope where to look
+ * @param name the label, matched as {@link labelled} makes it
+ * @returns the locator
+ */
+export function textControls(scope: Page | Locator, name: RegExp): Locator {
+  return scope.locator(CONTROLS).filter({ hasText: name });
 }
 
 /**

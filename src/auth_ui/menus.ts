@@ -7,7 +7,8 @@
  * closed menus one at a time, each closed again when it does not hold it.
  */
 import type { ElementHandle, Locator, Page } from '@playwright/test';
-import { CLICK_MS, clickInPlace, control, hiddenControl } from './controls.ts';
+import { CLICK_MS, clickInPlace, control, hiddenControl, textControls } from './controls.ts';
+import { labelled } from './label_match.ts';
 
 /**
  * A closed menu's button: one that says it opens a menu or a part (`aria-haspopup`, `aria-expanded`) and is closed, or
@@ -64,16 +65,17 @@ export async function chooseInPlace(scope: Page | Locator, name: string, next: L
 }
 
 /**
- * A control kept in a closed menu (an entry's "⋮" menu), found as a mark within an element: the control, not showing,
- * in the element that holds a closed menu's button that shows (the menu's holder). A control merely hidden (as a page
- * may hide Revoke on a revoked token) is not kept so.
+ * A control kept in a closed menu (an entry's "⋮" menu), found as a mark within an element: the control in the element
+ * that holds a closed menu's button that shows (the menu's holder), whether it shows yet or not. A control merely hidden
+ * (as a page may hide Revoke on a revoked token), with no such button beside it, is not kept so.
  *
  * @param page the page
  * @param name the control's label as documented
  * @returns the locator, to query within elements (`has`)
  */
 export function keptInMenu(page: Page, name: string): Locator {
-  return page.locator(CLOSED_MENU).filter({ visible: true }).locator('xpath=..').locator(hiddenControl(page, name));
+  // By its markup and text: a query by role, evaluated within every element a list looks at, costs seconds a step.
+  return page.locator(CLOSED_MENU).filter({ visible: true }).locator('xpath=..').locator(textControls(page, labelled(name)));
 }
 
 /** Set on the entry whose control {@link chooseInEntry} chooses, while it does. */
