@@ -16,13 +16,14 @@
  * its page in a new tab; the list may be split into pages or grow by "Load more". No CSS class, id or data attribute
  * of any implementation is used.
  */
-import { expect, type Locator, type Page, type Response } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { answerCookieBanners } from './consent.ts';
 import { clickUntil, control, hiddenControl, loaded, visibleNow } from './controls.ts';
 import { LoginForm } from './login_form.ts';
 import { chooseInEntry, chooseInPlace } from './menus.ts';
 import { NewTokenDialog } from './new_token_dialog.ts';
 import { TokenList } from './token_list.ts';
+import { openWebPage } from './web_page.ts';
 
 /** Credentials for "log in if asked"; absent when a saved storage state must do. */
 export interface UiLogin {
@@ -68,7 +69,7 @@ export class TokensPage extends TokenList {
   }
 
   /**
-   * Step 1: opens `{auth_url}/`, which must answer with a web page (see {@link assertWebPage}), and logs in if asked;
+   * Step 1: opens `{auth_url}/`, which must answer with a web page (see {@link openWebPage}), and logs in if asked;
    * from then on the page's cookie banners are answered (see {@link answerCookieBanners}).
    *
    * @param progress called with each step's description
@@ -76,8 +77,7 @@ export class TokensPage extends TokenList {
   async home(progress: (step: string) => void = () => {}): Promise<void> {
     progress(`Opening ${this.authUrl}/`);
     await answerCookieBanners(this.page);
-    const url = `${this.authUrl}/`;
-    assertWebPage(await this.page.goto(url).catch((error: Error) => Promise.reject(untrustedByBrowser(error, url))), url);
+    await openWebPage(this.page, `${this.authUrl}/`);
     await this.#logInIfAsked(progress);
   }
 
@@ -256,45 +256,4 @@ const MISSED_TURNS = 3;
 async function firstShown<T extends { active: Locator }>(tokens: readonly T[]): Promise<T | undefined> {
   for (const token of tokens) if (await visibleNow(token.active.first())) return token;
   return undefined;
-}
-
-/**
- * A page that did not open because the browser does not trust its certificate's issuer, said with the fix: Chromium
- * reads neither NODE_EXTRA_CA_CERTS nor DENO_CERT, but on Linux it trusts the CAs of the user's NSS database.
- *
- * @param error what the navigation threw
- * @param url the address opened
- * @returns an error naming the fix, or `error` itself for any other failure
- */
-function untrustedByBrowser(error: Error, url: string): Error {
-  if (!error.message.includes('net::ERR_CERT_AUTHORITY_INVALID')) return error;
-  return new Error(
-    `${url}: the browser does not trust the certificate's issuer (net::ERR_CERT_AUTHORITY_INVALID): if your organisation's own ` +
-      'CA issues it, add that CA to the NSS database Chromium reads on Linux: certutil -d sql:$HOME/.pki/nssdb -A -t C,, ' +
-      "-n my-ca -i ca.pem (certutil: Debian's libnss3-tools; a new database first: certutil -d sql:$HOME/.pki/nssdb -N --empty-password)",
-    { cause: error },
-  );
-}
-
-/**
- * Checks that `{auth_url}/` answered with a web page, and not with a server error. An answer of another type (an
- * API's JSON, as a service's base address given for the authorization service's gets) or a proxy's error page would
- * otherwise show as a control not found, at the end of the wait for it. An answer without a content type is taken as
- * a page: the browser reads it as one.
- *
- * @param answer what the navigation answered (null when it stayed in the document)
- * @param url the address opened
- * @throws Error naming the status, the content type and SLICER_AUTH_URL
- */
-function assertWebPage(answer: Response | null, url: string): void {
-  if (answer === null) return;
-  const type = answer.headers()['content-type'];
-  if (answer.status() >= 500) {
-    throw new Error(`${url} answered ${answer.status()}: the authorization service's web UI is down or failing; run again later`);
-  }
-  if (type === undefined || /html/i.test(type)) return;
-  throw new Error(
-    `${url} answered ${answer.status()} with ${type}, not a web page: check SLICER_AUTH_URL, the base address of the ` +
-      'authorization service, whose web UI opens there',
-  );
 }
