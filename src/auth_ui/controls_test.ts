@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { type Browser, chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from './browser.ts';
 import { everyControl, markSecrets, SECRET_ATTRIBUTE } from './controls.ts';
-import { labelled } from './label_match.ts';
+import { labelled, saysWord } from './label_match.ts';
 
 let browser: Browser;
 
@@ -120,6 +120,20 @@ test('a secret shown inside a web component (open shadow roots, nested) is marke
     );
     const marked = await page.locator(`[${SECRET_ATTRIBUTE}]`).evaluateAll((elements) => elements.map((e) => e.id || e.tagName));
     assert.deepEqual(marked, ['CODE', 'in-card', 'nested'], 'each is found by the locator that masks the screenshot');
+  } finally {
+    await page.close();
+  }
+});
+
+test('a label said as a word is found in a text, an aria-label, a title or a value, in any case, never as the start of a longer word', async () => {
+  const page = await browser.newPage();
+  try {
+    await page.setContent(`
+      <button id="text">🗑 REVOKE token</button><a id="label" aria-label="Revoke it"></a><span id="title" title="revoke"></span>
+      <input id="value" type="button" value="Revoke"><button id="longer">Revoked (3)</button><button id="none">Delete</button>
+    `);
+    const saying = await page.locator(`xpath=//*[@id][${saysWord('Revoke')}]`).evaluateAll((found) => found.map((one) => one.id));
+    assert.deepEqual(saying, ['text', 'label', 'title', 'value']);
   } finally {
     await page.close();
   }

@@ -75,6 +75,10 @@ const ASIDE = `${ASIDE_CLASSES.map((part) => `contains(@class, "${part}")`).join
  */
 const SYMBOLS = '+＋›»→←‹«*:•·…|–—×✕✖✓✔✚➕⊕⊖<>\u200d\ufe0e\ufe0f';
 
+/** The letters XPath 1.0 lowers (`translate`), in capitals and in small letters. */
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
 /**
  * The XPath condition that what an element shows as its label is a label, in any case, where words set aside from it
  * ({@link ASIDE}) say more: to screen readers (`Revoke<span class="visually-hidden"> the token nightly</span>`, as
@@ -89,7 +93,22 @@ export function seesOnly(label: string): string {
   const words = `normalize-space(translate(., "${SYMBOLS}", "${' '.repeat([...SYMBOLS].length)}"))`;
   const seen = `.//text()[${words}][not(ancestor::*[${ASIDE}] or ancestor::select or ancestor::textarea)]`;
   return `.//*[${ASIDE}] and count(${seen}) = 1 and ` +
-    `${seen}[translate(${words}, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz") = ${xpathText(label.toLowerCase())}]`;
+    `${seen}[translate(${words}, "${UPPER}", "${LOWER}") = ${xpathText(label.toLowerCase())}]`;
+}
+
+/**
+ * The XPath condition that an element says a label as a word, in any case, in its text or by its `aria-label`, `title`
+ * or `value`: the label followed by no letter ("Revoke token", not "Revoked"). Looser and cheaper than
+ * {@link labelled}, for a look over the whole page.
+ *
+ * @param label the label as contract 5.3 writes it
+ * @returns the condition
+ */
+export function saysWord(label: string): string {
+  const said = `translate(concat(normalize-space(.), " ", @aria-label, " ", @title, " ", @value, " "), "${UPPER}", "${LOWER}")`;
+  const word = xpathText(label.toLowerCase());
+  // What follows the label is never empty: the text ends with a space.
+  return `contains(${said}, ${word}) and not(contains("${LOWER}", substring(substring-after(${said}, ${word}), 1, 1)))`;
 }
 
 /**

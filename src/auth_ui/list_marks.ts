@@ -75,6 +75,9 @@ const IS_CURRENT_LINK = `self::a[@aria-current and @aria-current!="false" or ${H
 /** The most links that a group of links to views holds: a navigation bar around a "Revoked" link is no such group. */
 export const MAX_VIEW_LINKS = 6;
 
+/** The XPath condition that an element is in a page's banner (`<header>`, `role=banner`), where an account menu is. */
+export const IN_BANNER = 'ancestor::header or ancestor::*[@role="banner"]';
+
 /**
  * The XPath condition that a list's items lead to views, the one showing as plain text where the others are links, as a
  * server renders tabs without marking them (`<li><b>Active</b></li><li><a>Revoked (1)</a></li>`): two to

@@ -1,10 +1,13 @@
 /**
  * The rows of a token list read in one pass in the page: which table rows and
- * list items are tokens (a Revoke control, a "revoked" mark, a part titled
- * "Revoked…"; no header row, no navigation's item), their names and states.
+ * list items are tokens (a Revoke control, a menu that may mount one, a
+ * "revoked" mark, a part titled "Revoked…"; no header row, no navigation's
+ * or banner's item), their names and states.
  */
-import type { ElementHandle, Locator } from '@playwright/test';
+import type { ElementHandle, Locator, Page } from '@playwright/test';
+import { everyControl } from './controls.ts';
 import * as marks from './list_marks.ts';
+import { keptInMenu, mayMount } from './menus.ts';
 
 /** A listed token: its name as shown, and whether it is shown as revoked. */
 export interface ListedToken {
@@ -13,56 +16,94 @@ export interface ListedToken {
 }
 
 /**
+ * The tokens listed on the page showing: the Revoke controls (a row's closed menu's too) and the closed menus that may
+ * mount one ({@link mayMount}) found, then the rows holding one or saying "revoked" read ({@link tokensIn}).
+ *
+ * @param page the page
+ * @param rows its table rows and list items
+ * @returns the tokens, in the page's order
+ * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
+ */
+export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken[]> {
+  const revokes = await everyControl(page, 'Revoke').or(keptInMenu(page, 'Revoke')).elementHandles();
+  const menus = await mayMount(page, 'Revoke').elementHandles();
+  try {
+    const entries = await tokensIn(rows, revokes, menus);
+    const shown = page.getByText(marks.REVOKED_MARK).or(page.locator(marks.REVOKED_ICON));
+    if (entries.length === 0 && (revokes.length > 0 || (await shown.count()) > 0)) {
+      throw new Error(
+        'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
+          'entries cannot be told apart without their names: listing needs a table or a list; creating, revoking by name and ' +
+          "revoking a run's tokens work on any markup",
+      );
+    }
+    return entries;
+  } finally {
+    await Promise.all([...revokes, ...menus].map((handle) => handle.dispose()));
+  }
+}
+
+/**
  * The tokens among rows: a table's name in the column headed "Name" (the first column when none is), a list item's its
  * first text. One pass over the page, as a locator per row would resolve the whole list again for each row.
  *
+ * A row holding a closed menu that may mount a Revoke control is active unless it shows its token as revoked; such a row
+ * in a banner (`<header>`, `role=banner`: an account menu) is none.
+ *
  * @param rows the table rows and list items of the page
  * @param revokes the page's Revoke controls
+ * @param menus the page's closed menus that may mount one (see `mayMount`)
  * @returns the tokens, in the page's order
  */
-export async function tokensIn(rows: Locator, revokes: ElementHandle[]): Promise<ListedToken[]> {
+async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementHandle[]): Promise<ListedToken[]> {
   return await rows.evaluateAll(
-    (rows, [revokes, revoked, icon, part, view, header, nav, views]) => {
-      const holders = new Set<Node>();
-      for (const revoke of revokes) for (let node: Node | null = revoke; node; node = node.parentNode) holders.add(node);
+    (rows, [revokes, menus, revoked, icon, part, view, header, nav, banner, views]) => {
+      // (No named helpers: a TypeScript loader may wrap them in names the page does not have.)
+      const [holders, menuHolders] = [revokes, menus].map((elements) => {
+        const holders = new Set<Node>();
+        for (const element of elements) for (let node: Node | null = element; node; node = node.parentNode) holders.add(node);
+        return holders;
+      }) as [Set<Node>, Set<Node>];
       // Whether the page shows a view titled "Revoked…", and whether a list's items lead to views: one look at the
       // page and one per list, not one per row (a list of thousands of rows).
       const revokedView = document.evaluate(`boolean(${view})`, document, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;
       const viewLists = new Map<Node, boolean>();
-      return rows.filter((row) => {
+      return rows.flatMap((row) => {
         const list = row.parentNode as Node;
         if (!viewLists.has(list)) {
           viewLists.set(list, document.evaluate(`boolean(self::*[${views}])`, list, null, XPathResult.BOOLEAN_TYPE, null).booleanValue);
         }
-        // Not a navigation's; then a row with a Revoke control, or, not a header row, one that says "revoked" or
-        // stands in a part titled so.
-        if (
-          viewLists.get(list) || document.evaluate(`boolean(${nav})`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue
-        ) return false;
-        return holders.has(row) ||
-          !document.evaluate(`boolean(self::*[${header}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue &&
-            (revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null || revokedView ||
-              document.evaluate(`boolean(self::*[${part}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue);
-      }).map(
-        (row) => {
-          const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
-          const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
-          const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
-          const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
-          const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
-          const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
-          return { name: name?.trim() ?? '', revoked: !holders.has(row) };
-        },
-      );
+        // Not a navigation's; then a row with a Revoke control, or, not a header row, one that says "revoked" or stands
+        // in a part titled so, or one with a menu that may mount a Revoke control, out of a banner.
+        if (viewLists.get(list) || document.evaluate(`boolean(${nav})`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue) return [];
+        let active = holders.has(row);
+        if (!active) {
+          if (document.evaluate(`boolean(self::*[${header}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue) return [];
+          const says = revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null || revokedView ||
+            document.evaluate(`boolean(self::*[${part}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;
+          active = menuHolders.has(row) && !says &&
+            !document.evaluate(`boolean(${banner})`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;
+          if (!says && !active) return [];
+        }
+        const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
+        const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
+        const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
+        const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
+        const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
+        const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
+        return [{ name: name?.trim() ?? '', revoked: !active }];
+      });
     },
     [
       revokes,
+      menus,
       marks.REVOKED,
       marks.REVOKED_ICON,
       marks.IN_TITLED_PART,
       marks.REVOKED_VIEW_SHOWN,
       marks.HEADER_ROW,
       marks.IN_NAV,
+      marks.IN_BANNER,
       marks.VIEW_LINKS,
     ] as const,
   );

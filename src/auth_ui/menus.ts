@@ -4,11 +4,12 @@
  * "⋮" menu), shown as a user shows it:
  * the menu around it is opened, or hovered when it opens on hover only; a
  * menu that mounts its items only once opened is found by trying the page's
- * closed menus one at a time, each closed again when it does not hold it.
+ * (or the entry's) closed menus one at a time, each closed again when it does
+ * not hold it.
  */
 import type { ElementHandle, Locator, Page } from '@playwright/test';
 import { CLICK_MS, clickInPlace, control, hiddenControl, textControls } from './controls.ts';
-import { labelled } from './label_match.ts';
+import { labelled, saysWord } from './label_match.ts';
 
 /**
  * A closed menu's button: one that says it opens a menu or a part (`aria-haspopup`, `aria-expanded`) and is closed, or
@@ -78,28 +79,55 @@ export function keptInMenu(page: Page, name: string): Locator {
   return page.locator(CLOSED_MENU).filter({ visible: true }).locator('xpath=..').locator(textControls(page, labelled(name)));
 }
 
+/**
+ * The closed menus' buttons that show within a part of a page that has no control of a label in it at all, shown or
+ * not: such a menu may mount the control only once opened (a component library's menu, its items in a part of their own
+ * at the end of the page). On a page with the control somewhere, none: its menus hold other choices.
+ *
+ * @param scope the part (within elements, `has`: the page)
+ * @param name the control's label as documented (looked for over the page as {@link saysWord} finds it)
+ * @returns the locator
+ */
+export function mayMount(scope: Page | Locator, name: string): Locator {
+  const controls = '//*[self::button or self::a or self::input or @role="button" or @role="link" or @role="menuitem" or @role="tab"]';
+  return scope.locator(CLOSED_MENU).filter({ visible: true }).locator(`xpath=self::*[not(${controls}[${saysWord(name)}])]`);
+}
+
 /** Set on the entry whose control {@link chooseInEntry} chooses, while it does. */
 const CHOSEN_ATTRIBUTE = 'data-slicer-chosen';
 
 /**
  * Chooses a control of one entry of a list (a token's Revoke), shown first from the entry's closed menu when the entry
- * keeps it in one. The entry is then marked while its control is chosen, so that it stays the element found while its
- * menu is open, whatever the open menu changes around it; the mark is taken off after.
+ * keeps it in one, or from the entry's closed menus, opened one at a time, when the page has no such control at all
+ * ({@link mayMount}): the control they mount may show anywhere in the page. The entry is then marked while its control
+ * is chosen, so that it stays the element found while its menu is open, whatever the open menu changes around it; the
+ * mark is taken off after. A menu that mounted the control is closed again when the choice leaves the entry as it was
+ * (a choice cancelled): while the control is in the page, other entries' menus are no marks.
  *
  * @param entry the entry
  * @param name the control's label as documented
- * @param choose clicks the control
+ * @param choose clicks the control; resolves whether the entry is left as it was
+ * @throws Error when the page has no such control and none of the entry's closed menus mounts it
  */
-export async function chooseInEntry(entry: Locator, name: string, choose: (control: Locator) => Promise<void>): Promise<void> {
-  if ((await hiddenControl(entry, name).count()) === 0 || (await control(entry, name).isVisible())) {
-    return await choose(control(entry, name));
+export async function chooseInEntry(entry: Locator, name: string, choose: (control: Locator) => Promise<boolean>): Promise<void> {
+  const kept = (await hiddenControl(entry, name).count()) > 0;
+  if (await control(entry, name).isVisible() || (!kept && (await mayMount(entry, name).count()) === 0)) {
+    await choose(control(entry, name));
+    return;
   }
   const page = entry.page();
   const chosen = page.locator(`[${CHOSEN_ATTRIBUTE}]`);
   try {
     await entry.evaluate((element, attribute) => element.setAttribute(attribute, ''), CHOSEN_ATTRIBUTE);
-    await showFromMenu(chosen, name);
-    await choose(control(chosen, name));
+    if (kept) {
+      await showFromMenu(chosen, name);
+      await choose(control(chosen, name));
+      return;
+    }
+    const mounted = control(page, name);
+    const opened = await opensOne(page, mounted, await closedMenus(await chosen.elementHandle()));
+    if (!opened) throw new Error(`"${name}" shows neither in the entry nor once one of its closed menus is opened`);
+    if (await choose(mounted)) await closeAgain(opened);
   } finally {
     await chosen.evaluateAll((elements, attribute) => elements.forEach((element) => element.removeAttribute(attribute)), CHOSEN_ATTRIBUTE)
       .catch(() => undefined); // the page the control led to has no mark
@@ -139,24 +167,38 @@ async function closedMenus(within: ElementHandle): Promise<ElementHandle<Element
 }
 
 /**
- * Opens closed menus one at a time until one shows the control; each that does not is closed again by the same
- * button (when it says it is open, or its `<details>` is). Stops when a button loads another page.
+ * Opens closed menus one at a time until one shows the control; each that does not is closed again
+ * ({@link closeAgain}). Stops when a button loads another page.
  *
  * @param page the page
  * @param wanted the control
  * @param buttons the menus' buttons
- * @returns whether the control shows
+ * @returns the button of the menu that shows the control, if one does
  */
-async function opensOne(page: Page, wanted: Locator, buttons: readonly ElementHandle<Element>[]): Promise<boolean> {
+async function opensOne(
+  page: Page,
+  wanted: Locator,
+  buttons: readonly ElementHandle<Element>[],
+): Promise<ElementHandle<Element> | undefined> {
   for (const button of buttons) {
     const address = page.url();
     await button.click({ timeout: CLICK_MS }).catch(() => undefined);
-    if (await shows(wanted)) return true;
-    if (page.url() !== address) return false;
-    const open = await button.evaluate((element) =>
-      element.getAttribute('aria-expanded') === 'true' || (element.parentElement as HTMLDetailsElement | null)?.open === true
-    ).catch(() => false);
-    if (open) await button.click({ timeout: CLICK_MS }).catch(() => undefined);
+    if (await shows(wanted)) return button;
+    if (page.url() !== address) return undefined;
+    await closeAgain(button);
   }
-  return false;
+  return undefined;
+}
+
+/**
+ * Closes a menu by the button that opened it, when it says it is open (or its `<details>` is): a menu that closed
+ * itself, or a page left, is left as it is.
+ *
+ * @param button the menu's button
+ */
+async function closeAgain(button: ElementHandle<Element>): Promise<void> {
+  const open = await button.evaluate((element) =>
+    element.getAttribute('aria-expanded') === 'true' || (element.parentElement as HTMLDetailsElement | null)?.open === true
+  ).catch(() => false);
+  if (open) await button.click({ timeout: CLICK_MS }).catch(() => undefined);
 }

@@ -3,10 +3,11 @@ import { test } from 'node:test';
 import { sandboxUi } from '../testing/sandbox_ui.ts';
 
 // Scripts that put the sandbox's controls in menus, as text (a TypeScript loader may wrap a function's inner helpers in
-// names the page does not have). `menu(label, items, mount)` makes a closed menu button, before its items; each opening
-// and closing is logged to the console, which the test reads.
+// names the page does not have). `menu(label, items, mountOnOpen, portal)` makes a closed menu button, before its items
+// (or, in a portal, with its items in a part of their own at the end of the page); each opening and closing is logged to
+// the console, which the test reads.
 const MENU = `
-const menu = (label, items, mountOnOpen) => {
+const menu = (label, items, mountOnOpen, portal) => {
   const holder = document.createElement('div');
   const button = document.createElement('button');
   button.type = 'button';
@@ -23,7 +24,8 @@ const menu = (label, items, mountOnOpen) => {
     button.setAttribute('aria-expanded', String(opening));
     console.log((opening ? 'open ' : 'close ') + label);
   });
-  holder.append(button, list);
+  holder.append(button);
+  (portal ? document.body : holder).append(list);
   return holder;
 };
 const help = () => { const link = document.createElement('a'); link.href = '#help'; link.textContent = 'Help pages'; return link; };
@@ -147,4 +149,63 @@ test('a Revoke merely hidden on a revoked entry, with no menu around it, leaves 
   await tokens.revoke('hidden after'); // counts one active entry fewer
   assert.deepEqual(await tokens.list(), [{ name: 'hidden after', revoked: true }]);
   assert.equal(await tokens.isRevoked('hidden after'), true);
+});
+
+/**
+ * A script that puts each Revoke in a closed "⋮" menu of its own entry that mounts its items only once opened, in a
+ * portal at the end of the page (as menus of component libraries do); revoked entries get such a menu too, holding a
+ * Details link only, and so does an account menu in a list in the page's banner.
+ */
+const portalMenus = `${MENU}
+const details = () => { const link = document.createElement('a'); link.href = '#details'; link.textContent = 'Details'; return link; };
+document.addEventListener('DOMContentLoaded', () => {
+  const banner = document.createElement('header');
+  banner.append(document.createElement('ul'));
+  banner.firstChild.append(document.createElement('li'));
+  banner.firstChild.firstChild.append(menu('Account', [details()], true, true));
+  document.body.prepend(banner);
+  for (const button of document.querySelectorAll('button[data-revoke]')) {
+    const place = document.createElement('span');
+    button.replaceWith(place);
+    button.setAttribute('role', 'menuitem');
+    place.replaceWith(menu('⋮', [button], true, true));
+  }
+  for (const badge of document.querySelectorAll('.badge.revoked')) badge.closest('tr, li').append(menu('⋮', [details()], true, true));
+});`;
+
+test("a Revoke that its entry's menu mounts only once opened, elsewhere in the page, is chosen by opening that menu", {
+  timeout: 120_000,
+}, async (t) => {
+  const { logged, tokens, sandbox, serviceId } = await openLogging(t, portalMenus);
+  const kept = await tokens.create('portal kept', [serviceId]);
+  const gone = await tokens.create('portal gone', [serviceId]);
+  assert.deepEqual(await tokens.list(), [{ name: 'portal gone', revoked: false }, { name: 'portal kept', revoked: false }]);
+  await tokens.revoke('portal gone', false);
+  await tokens.revoke('portal kept');
+  assert.equal(sandbox.store.check(kept), 'revoked', 'the chosen token is revoked');
+  assert.equal((sandbox.store.check(gone) as { kind?: string }).kind, 'permanent', 'the cancelled one stays active');
+  assert.deepEqual(logged, ['open ⋮', 'close ⋮', 'open ⋮'], "only the chosen entries' menus were opened");
+  // A revoked entry's menu holds no Revoke: the entry is listed as revoked.
+  assert.deepEqual(await tokens.list(), [{ name: 'portal gone', revoked: false }, { name: 'portal kept', revoked: true }]);
+  assert.equal(await tokens.isRevoked('portal kept'), true);
+  assert.equal(await tokens.revokeEvery(['portal gone']), 1);
+  assert.equal(sandbox.store.check(gone), 'revoked');
+});
+
+test("a closed menu beside a token's name, on a page with Revoke buttons, is no entry of its own: that token's Revoke is chosen", {
+  timeout: 90_000,
+}, async (t) => {
+  const { logged, tokens, sandbox, serviceId } = await openLogging(
+    t,
+    `${MENU}
+    document.addEventListener('DOMContentLoaded', () => {
+      for (const name of document.querySelectorAll('td.name')) name.append(menu('⋮', [help()], true, true));
+    });`,
+  );
+  const chosen = await tokens.create('beside one', [serviceId]);
+  const other = await tokens.create('beside two', [serviceId]); // listed first: the newest
+  await tokens.revoke('beside one');
+  assert.equal(sandbox.store.check(chosen), 'revoked', 'the chosen token is revoked');
+  assert.equal((sandbox.store.check(other) as { kind?: string }).kind, 'permanent', 'the one listed before it stays active');
+  assert.deepEqual(logged, [], 'no menu was opened');
 });

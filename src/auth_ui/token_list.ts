@@ -9,10 +9,10 @@ import { systemClock } from '../clock.ts';
 import { control, everyControl, loaded, showing, visibleNow } from './controls.ts';
 import { showsText } from './label_match.ts';
 import * as marks from './list_marks.ts';
-import { type ListedToken, tokensIn } from './list_rows.ts';
+import { type ListedToken, tokensHere } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
-import { keptInMenu } from './menus.ts';
+import { keptInMenu, mayMount } from './menus.ts';
 
 /** The token list of the page showing. */
 export class TokenList {
@@ -27,8 +27,8 @@ export class TokenList {
    * The list entries of a token, by its exact name: for each visible element that shows the name (as its whole text, or as its own text
    * before other elements; in a table with a Name column, only in that column, as the same text in another, a scope or a state, is no
    * name; nor is a badge whose whole text is a state, "Active" or "Revoked"), the innermost element around it that holds a Revoke
-   * control (shown, or kept in its closed menu), says "revoked" (in its text or by an icon's label) or stands in a part of the page
-   * titled "Revoked…". That is a table row, a list item or a box of any markup (in a part titled so, the element that shows the name).
+   * control (shown, or kept in its closed menu) or, on a page with no Revoke control at all, a closed menu that may mount one
+   * ({@link mayMount}), says "revoked" (in its text or by an icon's label) or stands in a part of the page titled "Revoked…". That is a table row, a list item or a box of any markup (in a part titled so, the element that shows the name).
    * An entry holds one token: an element that holds a list or table with a Revoke control, or two Revoke controls, is a list around
    * other tokens' entries (the name shown beside it, as in "Token <b>name</b> created"), never the name's entry.
    *
@@ -36,8 +36,9 @@ export class TokenList {
    * @returns the entries' locator
    */
   row(name: string): Locator {
-    // One pass for the marks: a Revoke control, an icon that says "revoked", or the element itself in a part titled so.
-    const mark = this.#anyRevoke().or(this.#revokedMark());
+    // One pass for the marks: a Revoke control, a menu that may mount one, an icon that says "revoked", or the element
+    // itself in a part titled so.
+    const mark = this.#anyRevoke().or(this.#mayMount()).or(this.#revokedMark());
     const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: marks.REVOKED }));
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
@@ -50,12 +51,15 @@ export class TokenList {
   }
 
   /**
-   * The entries of a token that are still active: those with a Revoke control, shown or kept in their closed menu.
+   * The entries of a token that are still active: those with a Revoke control, shown or kept in their closed menu, and
+   * those with a closed menu that may mount one ({@link mayMount}) that do not show their token as revoked.
    * @param name the token's name
    * @returns the entries' locator
    */
   active(name: string): Locator {
-    return this.row(name).filter({ has: this.#anyRevoke() });
+    const entries = this.row(name);
+    const menus = entries.filter({ has: this.#mayMount() }).filter({ hasNotText: marks.REVOKED });
+    return entries.filter({ has: this.#anyRevoke() }).or(menus.filter({ hasNot: this.#revokedMark() }));
   }
 
   #revoke(): Locator {
@@ -65,6 +69,11 @@ export class TokenList {
   /** A Revoke control that shows, or one kept in a closed menu ({@link keptInMenu}). */
   #anyRevoke(): Locator {
     return this.#revoke().or(keptInMenu(this.page, 'Revoke'));
+  }
+
+  /** A closed menu that may mount a Revoke control, on a page with none ({@link mayMount}). */
+  #mayMount(): Locator {
+    return mayMount(this.page, 'Revoke');
   }
 
   /**
@@ -261,30 +270,10 @@ export class TokenList {
   async list(): Promise<ListedToken[]> {
     const listed: ListedToken[] = [];
     await everyView(this.page, async () => {
-      listed.push(...(await this.#listHere()));
+      listed.push(...(await tokensHere(this.page, this.#rows())));
       return false;
     });
     return listed;
-  }
-
-  /** @returns the tokens listed on the page showing, as {@link list} reads them */
-  async #listHere(): Promise<ListedToken[]> {
-    // The Revoke controls (a row's closed menu's too), then the rows and list items holding one or saying "revoked", in one pass.
-    const revokes = await everyControl(this.page, 'Revoke').or(keptInMenu(this.page, 'Revoke')).elementHandles();
-    try {
-      const entries = await tokensIn(this.#rows(), revokes);
-      const shown = this.page.getByText(marks.REVOKED_MARK).or(this.page.locator(marks.REVOKED_ICON));
-      if (entries.length === 0 && (revokes.length > 0 || (await shown.count()) > 0)) {
-        throw new Error(
-          'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
-            'entries cannot be told apart without their names: listing needs a table or a list; creating, revoking by name and ' +
-            "revoking a run's tokens work on any markup",
-        );
-      }
-      return entries;
-    } finally {
-      await Promise.all(revokes.map((handle) => handle.dispose()));
-    }
   }
 }
 

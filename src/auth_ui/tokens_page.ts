@@ -12,9 +12,9 @@
  * clipboard); the confirmation native or in-page; a token's entry any element
  * around its name that holds its Revoke control or says "revoked" (in its
  * text or by an icon's label), or that stands in a part titled "Revoked…";
- * the service may ask to log in again at any step, keep "Tokens and sessions", "TOKENS" or a Revoke in a closed menu, open
- * its page in a new tab; the list may be split into pages or grow by "Load more". No CSS class, id or data attribute
- * of any implementation is used.
+ * the service may ask to log in again at any step, keep "Tokens and sessions", "TOKENS" or a Revoke in a closed menu
+ * (one that mounts its items only once opened too), open its page in a new tab; the list may be split into pages or
+ * grow by "Load more". No CSS class, id or data attribute of any implementation is used.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { answerCookieBanners } from './consent.ts';
@@ -177,7 +177,7 @@ export class TokensPage extends TokenList {
 
   /**
    * Revoking, steps 2–3 on an entry that shows: chooses its "Revoke" and answers the confirmation, native
-   * (`confirm()`) or in-page (OK / Cancel).
+   * (`confirm()`) or in-page (OK / Cancel, which leaves the entry as it was).
    *
    * @param entry the entry
    * @param confirm OK (true) or Cancel (false)
@@ -192,8 +192,11 @@ export class TokensPage extends TokenList {
     const ok = control(this.page, 'OK');
     const asked = async () => native || (await ok.isVisible());
     try {
-      await chooseInEntry(entry, 'Revoke', (revoke) => clickUntil(revoke, asked, 'a confirmation is asked'));
-      if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
+      await chooseInEntry(entry, 'Revoke', async (revoke) => {
+        await clickUntil(revoke, asked, 'a confirmation is asked');
+        if (!native) await (confirm ? ok : control(this.page, 'Cancel')).click();
+        return !confirm;
+      });
     } finally {
       this.page.off('dialog', answer);
     }
