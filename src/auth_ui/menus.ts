@@ -127,7 +127,7 @@ export async function chooseInEntry(entry: Locator, name: string, choose: (contr
     const mounted = control(page, name);
     const opened = await opensOne(page, mounted, await closedMenus(await chosen.elementHandle()));
     if (!opened) throw new Error(`"${name}" shows neither in the entry nor once one of its closed menus is opened`);
-    if (await choose(mounted)) await closeAgain(opened);
+    if (await choose(mounted)) await closeAgain(page, opened);
   } finally {
     await chosen.evaluateAll((elements, attribute) => elements.forEach((element) => element.removeAttribute(attribute)), CHOSEN_ATTRIBUTE)
       .catch(() => undefined); // the page the control led to has no mark
@@ -185,20 +185,24 @@ async function opensOne(
     await button.click({ timeout: CLICK_MS }).catch(() => undefined);
     if (await shows(wanted)) return button;
     if (page.url() !== address) return undefined;
-    await closeAgain(button);
+    await closeAgain(page, button);
   }
   return undefined;
 }
 
 /**
- * Closes a menu by the button that opened it, when it says it is open (or its `<details>` is): a menu that closed
- * itself, or a page left, is left as it is.
+ * Closes a menu that its button says is open (or whose `<details>` is), as a user does: by Escape, which closes the
+ * menus of component libraries, even one whose backdrop covers its button (MUI's); else, when it does not close within
+ * {@link SHOW_MS}, by its button again. A menu that closed itself, or a page left, is left as it is.
  *
+ * @param page the page
  * @param button the menu's button
  */
-async function closeAgain(button: ElementHandle<Element>): Promise<void> {
-  const open = await button.evaluate((element) =>
-    element.getAttribute('aria-expanded') === 'true' || (element.parentElement as HTMLDetailsElement | null)?.open === true
-  ).catch(() => false);
-  if (open) await button.click({ timeout: CLICK_MS }).catch(() => undefined);
+async function closeAgain(page: Page, button: ElementHandle<Element>): Promise<void> {
+  const closed = (element: Element) =>
+    element.getAttribute('aria-expanded') !== 'true' && (element.parentElement as HTMLDetailsElement | null)?.open !== true;
+  if (await button.evaluate(closed).catch(() => true)) return;
+  await page.keyboard.press('Escape');
+  const shut = await page.waitForFunction(closed, button, { timeout: SHOW_MS }).then(() => true, () => false);
+  if (!shut) await button.click({ timeout: CLICK_MS }).catch(() => undefined);
 }

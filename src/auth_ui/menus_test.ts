@@ -3,11 +3,12 @@ import { test } from 'node:test';
 import { sandboxUi } from '../testing/sandbox_ui.ts';
 
 // Scripts that put the sandbox's controls in menus, as text (a TypeScript loader may wrap a function's inner helpers in
-// names the page does not have). `menu(label, items, mountOnOpen, portal)` makes a closed menu button, before its items
-// (or, in a portal, with its items in a part of their own at the end of the page); each opening and closing is logged to
-// the console, which the test reads.
+// names the page does not have). `menu(label, items, mountOnOpen, portal, modal)` makes a closed menu button, before its
+// items (or, in a portal, with its items in a part of their own at the end of the page); a modal one, once open, covers
+// the page with a backdrop, as MUI's menus do, and closes on Escape or a click on the backdrop; the others, only by
+// their button. Each opening and closing is logged to the console, which the test reads.
 const MENU = `
-const menu = (label, items, mountOnOpen, portal) => {
+const menu = (label, items, mountOnOpen, portal, modal) => {
   const holder = document.createElement('div');
   const button = document.createElement('button');
   button.type = 'button';
@@ -17,13 +18,20 @@ const menu = (label, items, mountOnOpen, portal) => {
   const list = document.createElement('div');
   list.hidden = true;
   if (!mountOnOpen) list.append(...items);
-  button.addEventListener('click', () => {
+  const backdrop = document.createElement('div');
+  backdrop.style.cssText = 'position: fixed; inset: 0; z-index: 10';
+  if (modal) list.style.cssText = 'position: fixed; top: 0; right: 0; z-index: 11; background: white';
+  const toggle = () => {
     const opening = list.hidden;
     list.hidden = !opening;
     if (mountOnOpen) list.replaceChildren(...(opening ? items : []));
+    if (modal) opening ? document.body.append(backdrop) : backdrop.remove();
     button.setAttribute('aria-expanded', String(opening));
     console.log((opening ? 'open ' : 'close ') + label);
-  });
+  };
+  button.addEventListener('click', toggle);
+  backdrop.addEventListener('click', toggle);
+  document.addEventListener('keydown', (event) => modal && event.key === 'Escape' && !list.hidden && toggle());
   holder.append(button);
   (portal ? document.body : holder).append(list);
   return holder;
@@ -153,8 +161,8 @@ test('a Revoke merely hidden on a revoked entry, with no menu around it, leaves 
 
 /**
  * A script that puts each Revoke in a closed "⋮" menu of its own entry that mounts its items only once opened, in a
- * portal at the end of the page (as menus of component libraries do); revoked entries get such a menu too, holding a
- * Details link only, and so does an account menu in a list in the page's banner.
+ * portal at the end of the page, and covers the page while open (as menus of component libraries do); revoked entries
+ * get such a menu too, holding a Details link only, and so does an account menu in a list in the page's banner.
  */
 const portalMenus = `${MENU}
 const details = () => { const link = document.createElement('a'); link.href = '#details'; link.textContent = 'Details'; return link; };
@@ -168,29 +176,33 @@ document.addEventListener('DOMContentLoaded', () => {
     const place = document.createElement('span');
     button.replaceWith(place);
     button.setAttribute('role', 'menuitem');
-    place.replaceWith(menu('⋮', [button], true, true));
+    place.replaceWith(menu('⋮', [button], true, true, true));
   }
   for (const badge of document.querySelectorAll('.badge.revoked')) badge.closest('tr, li').append(menu('⋮', [details()], true, true));
 });`;
 
-test("a Revoke that its entry's menu mounts only once opened, elsewhere in the page, is chosen by opening that menu", {
-  timeout: 120_000,
-}, async (t) => {
-  const { logged, tokens, sandbox, serviceId } = await openLogging(t, portalMenus);
-  const kept = await tokens.create('portal kept', [serviceId]);
-  const gone = await tokens.create('portal gone', [serviceId]);
-  assert.deepEqual(await tokens.list(), [{ name: 'portal gone', revoked: false }, { name: 'portal kept', revoked: false }]);
-  await tokens.revoke('portal gone', false);
-  await tokens.revoke('portal kept');
-  assert.equal(sandbox.store.check(kept), 'revoked', 'the chosen token is revoked');
-  assert.equal((sandbox.store.check(gone) as { kind?: string }).kind, 'permanent', 'the cancelled one stays active');
-  assert.deepEqual(logged, ['open ⋮', 'close ⋮', 'open ⋮'], "only the chosen entries' menus were opened");
-  // A revoked entry's menu holds no Revoke: the entry is listed as revoked.
-  assert.deepEqual(await tokens.list(), [{ name: 'portal gone', revoked: false }, { name: 'portal kept', revoked: true }]);
-  assert.equal(await tokens.isRevoked('portal kept'), true);
-  assert.equal(await tokens.revokeEvery(['portal gone']), 1);
-  assert.equal(sandbox.store.check(gone), 'revoked');
-});
+test(
+  "a Revoke that its entry's menu mounts only once opened, elsewhere in the page, is chosen by opening that menu, closed after a Cancel",
+  {
+    timeout: 120_000,
+  },
+  async (t) => {
+    const { logged, tokens, sandbox, serviceId } = await openLogging(t, portalMenus);
+    const kept = await tokens.create('portal kept', [serviceId]);
+    const gone = await tokens.create('portal gone', [serviceId]);
+    assert.deepEqual(await tokens.list(), [{ name: 'portal gone', revoked: false }, { name: 'portal kept', revoked: false }]);
+    await tokens.revoke('portal gone', false);
+    await tokens.revoke('portal kept');
+    assert.equal(sandbox.store.check(kept), 'revoked', 'the chosen token is revoked');
+    assert.equal((sandbox.store.check(gone) as { kind?: string }).kind, 'permanent', 'the cancelled one stays active');
+    assert.deepEqual(logged, ['open ⋮', 'close ⋮', 'open ⋮'], "only the chosen entries' menus were opened");
+    // A revoked entry's menu holds no Revoke: the entry is listed as revoked.
+    assert.deepEqual(await tokens.list(), [{ name: 'portal gone', revoked: false }, { name: 'portal kept', revoked: true }]);
+    assert.equal(await tokens.isRevoked('portal kept'), true);
+    assert.equal(await tokens.revokeEvery(['portal gone']), 1);
+    assert.equal(sandbox.store.check(gone), 'revoked');
+  },
+);
 
 test("a closed menu beside a token's name, on a page with Revoke buttons, is no entry of its own: that token's Revoke is chosen", {
   timeout: 90_000,
