@@ -89,8 +89,31 @@ export function keptInMenu(page: Page, name: string): Locator {
  * @returns the locator
  */
 export function mayMount(scope: Page | Locator, name: string): Locator {
-  const controls = '//*[self::button or self::a or self::input or @role="button" or @role="link" or @role="menuitem" or @role="tab"]';
-  return scope.locator(CLOSED_MENU).filter({ visible: true }).locator(`xpath=self::*[not(${controls}[${saysWord(name)}])]`);
+  return scope.locator(CLOSED_MENU).filter({ visible: true }).locator(`xpath=self::*[${noneSays(name, '//')}]`);
+}
+
+/**
+ * The elements (within others, `has`: the element itself) that hold no control of a label, as {@link mayMount} looks
+ * for one over the page.
+ *
+ * @param page the page
+ * @param name the control's label as documented
+ * @returns the locator
+ */
+export function withoutControl(page: Page, name: string): Locator {
+  return page.locator(`xpath=self::*[${noneSays(name, './/')}]`);
+}
+
+/**
+ * The XPath condition that no control (by its markup or role) says a label, as {@link saysWord} finds it.
+ *
+ * @param name the label as documented
+ * @param where `//` for the whole page, `.//` within an element
+ * @returns the condition
+ */
+function noneSays(name: string, where: '//' | './/'): string {
+  const controls = `${where}*[self::button or self::a or self::input or @role="button" or @role="link" or @role="menuitem" or @role="tab"]`;
+  return `not(${controls}[${saysWord(name)}])`;
 }
 
 /** Set on the entry whose control {@link chooseInEntry} chooses, while it does. */

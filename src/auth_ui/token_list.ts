@@ -12,7 +12,7 @@ import * as marks from './list_marks.ts';
 import { type ListedToken, tokensHere } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
-import { keptInMenu, mayMount } from './menus.ts';
+import { keptInMenu, mayMount, withoutControl } from './menus.ts';
 
 /** The token list of the page showing. */
 export class TokenList {
@@ -52,14 +52,18 @@ export class TokenList {
 
   /**
    * The entries of a token that are still active: those with a Revoke control, shown or kept in their closed menu, and
-   * those with a closed menu that may mount one ({@link mayMount}) that do not show their token as revoked.
+   * those with a closed menu that may mount one ({@link mayMount}) that do not say "revoked" (in their text or by an
+   * icon's label).
    * @param name the token's name
    * @returns the entries' locator
    */
   active(name: string): Locator {
-    const entries = this.row(name);
-    const menus = entries.filter({ has: this.#mayMount() }).filter({ hasNotText: marks.REVOKED });
-    return entries.filter({ has: this.#anyRevoke() }).or(menus.filter({ hasNot: this.#revokedMark() }));
+    // In one look for entries (each costs a look over the page): an entry with a menu that shows its token as revoked,
+    // by its text or an icon's label (a part titled "Revoked…" is not looked for: a look over the page per entry),
+    // holds no control that says Revoke.
+    const bare = withoutControl(this.page, 'Revoke');
+    const shownRevoked = bare.filter({ hasText: marks.REVOKED }).or(bare.filter({ has: this.page.locator(marks.REVOKED_ICON) }));
+    return this.row(name).filter({ has: this.#anyRevoke().or(this.#mayMount()) }).filter({ hasNot: shownRevoked });
   }
 
   #revoke(): Locator {
