@@ -28,7 +28,8 @@ export class TokenList {
    * before other elements; in a table with a Name column, only in that column, as the same text in another, a scope or a state, is no
    * name; nor is a badge whose whole text is a state, "Active" or "Revoked"), the innermost element around it that holds a Revoke
    * control (shown, or kept in its closed menu) or, on a page with no Revoke control at all, a closed menu that may mount one
-   * ({@link mayMount}), says "revoked" (in its text or by an icon's label) or stands in a part of the page titled "Revoked…". That is a table row, a list item or a box of any markup (in a part titled so, the element that shows the name).
+   * ({@link mayMount}), says "revoked" (in its text or by an icon's label) or stands in a part of the page titled "Revoked…".
+   * That is a table row, a list item or a box of any markup (in a part titled so, the element that shows the name).
    * An entry holds one token: an element that holds a list or table with a Revoke control, or two Revoke controls, is a list around
    * other tokens' entries (the name shown beside it, as in "Token <b>name</b> created"), never the name's entry.
    *
