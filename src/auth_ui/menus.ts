@@ -133,8 +133,13 @@ const CHOSEN_ATTRIBUTE = 'data-slicer-chosen';
  * @throws Error when the page has no such control and none of the entry's closed menus mounts it
  */
 export async function chooseInEntry(entry: Locator, name: string, choose: (control: Locator) => Promise<boolean>): Promise<void> {
+  // A control that shows is chosen after one look for the entry (each look resolves the entry again).
+  if (await control(entry, name).isVisible()) {
+    await choose(control(entry, name));
+    return;
+  }
   const kept = (await hiddenControl(entry, name).count()) > 0;
-  if (await control(entry, name).isVisible() || (!kept && (await mayMount(entry, name).count()) === 0)) {
+  if (!kept && (await mayMount(entry, name).count()) === 0) {
     await choose(control(entry, name));
     return;
   }
