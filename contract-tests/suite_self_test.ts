@@ -13,6 +13,7 @@ import { describe, test } from 'node:test';
 import { startSandbox, type UiVariant } from '../src/sandbox/mod.ts';
 import { listen } from '../src/sandbox/serve.ts';
 import type { Violation } from '../src/sandbox/store.ts';
+import { accountMenu } from '../src/testing/menu_scripts.ts';
 import { runProcess, runTs } from '../src/testing/processes.ts';
 import { runSuite } from './run_suite.ts';
 import { scratchDir } from '../src/testing/scratch.ts';
@@ -244,6 +245,41 @@ describe('against a separately started service, as a live target, on every UI va
         await service.close();
       }
     });
+  }
+});
+
+// A live UI the suite has never seen may keep "Tokens and sessions" in an account menu that mounts its items only once
+// opened: the login step shows it from there, as every UI test's steps do, instead of failing the whole browser part.
+test('a live UI that keeps "Tokens and sessions" in a menu mounting its items once opened passes the login step', async () => {
+  const service = await startSandbox({ testMode: true });
+  // The sandbox behind a proxy that adds the menu's script to every web page it serves.
+  const proxy = await listen(async (request) => {
+    const url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    headers.delete('host');
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
+    const answer = await fetch(`${service.env.SLICER_AUTH_URL}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers,
+      body,
+      redirect: 'manual',
+    });
+    if (!answer.headers.get('content-type')?.startsWith('text/html')) return answer;
+    const page = (await answer.text()).replace('<head>', `<head><script>${accountMenu(true)}</script>`);
+    const sent = new Headers(answer.headers);
+    sent.delete('content-length');
+    sent.delete('content-encoding');
+    sent.delete('content-security-policy'); // the sandbox's allows no inline script
+    return new Response(page, { status: answer.status, headers: sent });
+  });
+  try {
+    const result = await runSuite(['--project', 'setup'], { live: { ...service.env, SLICER_AUTH_URL: proxy.origin } });
+    assert.equal(result.exitCode, 0, result.messages);
+    assert.equal(result.passed, 1);
+    assert.match(result.output, /^ {2}✔ 5\.3 creating step 1 · rule · 1\/1 · 0 · 0 · 0$/m);
+  } finally {
+    await proxy.close();
+    await service.close();
   }
 });
 

@@ -13,6 +13,7 @@ import { savedLoginPath } from '../paths.ts';
 import { saveLogin } from '../saved_login.ts';
 import { control, loaded } from '../../src/auth_ui/controls.ts';
 import { LoginForm } from '../../src/auth_ui/login_form.ts';
+import { showFromMenu } from '../../src/auth_ui/menus.ts';
 import { TokensPage } from '../../src/auth_ui/tokens_page.ts';
 import { readToolSettings } from '../../src/settings/tool_settings.ts';
 
@@ -20,9 +21,10 @@ test('5.3 creating, step 1: open {auth_url}/ and log in if asked', clause('5.3 c
   test.skip(readToolSettings().uiStorageState !== undefined, 'SLICER_UI_STORAGE_STATE is used as it is');
   await new TokensPage(page, target.authUrl, { username: target.username, password: target.password }).home();
   expect(await new LoginForm(page).isShown(), 'the service no longer asks to log in').toBe(false);
-  // Step 2's control shows on the loaded page, else no UI test can pass: they are skipped now, not each failed after
-  // its whole timeout (an hour, over the UI tests and their retries).
+  // Step 2's control shows on the loaded page, from a closed menu as the steps show it, else no UI test can pass: they
+  // are skipped now, not each failed after its whole timeout (an hour, over the UI tests and their retries).
   await loaded(page);
+  await showFromMenu(page, 'Tokens and sessions');
   await expect(
     control(page, 'Tokens and sessions'),
     `step 2: after logging in, ${target.authUrl}/ offers "Tokens and sessions" (is SLICER_AUTH_URL the authorization service's web UI?)`,
