@@ -14,9 +14,9 @@ import { labelled, seesOnly, showsText } from './label_match.ts';
 export const SECRET_ATTRIBUTE = 'data-slicer-secret';
 
 /**
- * Marks every visible element that shows one of the values (as its text or
- * an input's value) with {@link SECRET_ATTRIBUTE}, in the page and in the
- * open shadow roots of its web components.
+ * Marks every visible element that shows one of the values (as its text, whole in the innermost element that holds it,
+ * whatever elements split it, such as `<wbr>` or one `<span>` per part; or as an input's value) with
+ * {@link SECRET_ATTRIBUTE}, in the page and in the open shadow roots of its web components.
  *
  * @param page the page
  * @param values the secrets
@@ -31,7 +31,8 @@ export async function markSecrets(page: Page, values: readonly string[]): Promis
       element.getClientRects().length > 0 &&
       secrets.some((secret) =>
         (element as HTMLInputElement).value === secret ||
-        (element.children.length === 0 && (element.textContent ?? '').includes(secret))
+        ((element.textContent ?? '').includes(secret) &&
+          [...element.children].every((child) => !(child.textContent ?? '').includes(secret)))
       )
     );
     for (const element of marked) element.setAttribute(attribute, '');

@@ -100,12 +100,13 @@ test('a control is found by its accessible name, by its text when its name says 
   }
 });
 
-test('a secret shown inside a web component (open shadow roots, nested) is marked, so a failure screenshot masks it', async () => {
+test('a secret shown inside a web component (open shadow roots, nested) or split by elements is marked, so a failure screenshot masks it', async () => {
   const page = await browser.newPage();
   try {
     const secret = 'tok-Shadow-9f3b';
     await page.setContent(`
       <p>Your token: <code>${secret}</code></p>
+      <p>Again: <code id="split">tok-Sha<wbr>dow-<span>9f</span>3b</code></p>
       <token-card></token-card>
       <input value="${secret}" hidden>
       <script>
@@ -115,11 +116,12 @@ test('a secret shown inside a web component (open shadow roots, nested) is marke
       </script>`);
     assert.equal(
       await markSecrets(page, [secret]),
-      3,
-      'the code, the span in the card, the field of the component inside it; not the hidden field',
+      4,
+      'each code (the one split by elements whole, not its paragraph), the span in the card, the field of the component ' +
+        'inside it; not the hidden field',
     );
     const marked = await page.locator(`[${SECRET_ATTRIBUTE}]`).evaluateAll((elements) => elements.map((e) => e.id || e.tagName));
-    assert.deepEqual(marked, ['CODE', 'in-card', 'nested'], 'each is found by the locator that masks the screenshot');
+    assert.deepEqual(marked, ['CODE', 'split', 'in-card', 'nested'], 'each is found by the locator that masks the screenshot');
   } finally {
     await page.close();
   }

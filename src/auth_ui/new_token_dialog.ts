@@ -165,14 +165,15 @@ export class NewTokenDialog {
     }).toBe(true);
     this.#onSecret(value);
     // A whole word, not a part of one: a copy that lost or changed a character must not pass. A sentence's quotes,
-    // brackets and closing punctuation around the word are not part of it. The locator's CSS reaches into open
-    // shadow roots, as a web component shows the value.
+    // brackets and closing punctuation around the word are not part of it. The word is read in the innermost element
+    // that holds the value, whatever elements split it (`<wbr>`, a `<span>` per part). The locator's CSS reaches into
+    // open shadow roots, as a web component shows the value.
     const shown = await this.page.locator('body *').evaluateAll(
       (elements, expected) =>
         elements.some((element) =>
           element.getClientRects().length > 0 &&
           ((element as HTMLInputElement).value === expected ||
-            (element.children.length === 0 &&
+            ([...element.children].every((child) => !(child.textContent ?? '').includes(expected)) &&
               (element.textContent ?? '').split(/\s+/).some((word) =>
                 word === expected || word.replace(/^[\p{Pi}\p{Ps}"']+|[\p{Pf}\p{Pe}"'.,;:!?]+$/gu, '') === expected
               )))

@@ -118,7 +118,7 @@ test('step 7 without "Copy token value": the failure quotes the error the page s
   assert.match(none, /^step 7: Create shows the token with "Copy token value"\n/, 'no error shown: the wait that failed, as it was');
 });
 
-test('the copied value is found where the page shows it: a sentence that quotes it and ends after it, a web component; a copy short of a character is not', async (t) => {
+test('the copied value is found where the page shows it: a sentence that quotes it and ends after it, a web component, split by elements; a copy short of a character is not', async (t) => {
   const pages = new Map<string, string>();
   const server = await listen((request) =>
     new Response(pages.get(new URL(request.url).pathname) ?? '', { headers: { 'content-type': 'text/html; charset=utf-8' } })
@@ -134,6 +134,9 @@ test('the copied value is found where the page shows it: a sentence that quotes 
       constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<code>tok-Xy7</code>'; } });</script>`,
   );
   pages.set('/short', `<p>Your new token is “tok-Ab3d9”.</p>${copying('tok-Ab3d')}`);
+  // A long value given places to break (`<wbr>`), or shown a part per element.
+  pages.set('/split', `<p>Token: <code>tok-Ab<wbr>3d9-<span>Qx</span>7</code></p>${copying('tok-Ab3d9-Qx7')}`);
+  pages.set('/split-short', `<p>Token: <code>tok-Ab<wbr>3d9-<span>Qx</span>7</code></p>${copying('tok-Ab3d9-Qx')}`);
   const read = async (path: string) => {
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${server.port}${path}`);
@@ -142,4 +145,6 @@ test('the copied value is found where the page shows it: a sentence that quotes 
   assert.equal(await read('/sentence'), 'tok-Ab3.d_9');
   assert.equal(await read('/component'), 'tok-Xy7');
   assert.equal(await read('/short'), 'Step 7/8: the value "Copy token value" copied is not the value the page displays');
+  assert.equal(await read('/split'), 'tok-Ab3d9-Qx7');
+  assert.equal(await read('/split-short'), 'Step 7/8: the value "Copy token value" copied is not the value the page displays');
 });
