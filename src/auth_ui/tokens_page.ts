@@ -99,7 +99,9 @@ export class TokensPage extends TokenList {
       await chooseInPlace(this.page, 'Tokens and sessions', tokensThere.or(loginAsked));
       if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
       progress('Choosing "TOKENS"');
-      const navigation = this.page.getByRole('navigation');
+      // The top navigation panel: the navigation landmarks that hold TOKENS (a page may have others, a breadcrumb's or
+      // a footer's), else the whole page (tabs that are no landmark, a navigation that mounts its links once opened).
+      const navigation = this.page.getByRole('navigation').filter({ has: tokensThere });
       await chooseInPlace((await navigation.count()) > 0 ? navigation : this.page, 'TOKENS', this.newToken.or(loginAsked));
       if ((await this.#logInIfAsked(progress)) && attempt < 3) continue;
       await expect(this.newToken).toBeVisible();
