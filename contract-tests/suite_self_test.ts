@@ -248,12 +248,15 @@ describe('against a separately started service, as a live target, on every UI va
   }
 });
 
-// A live UI the suite has never seen may keep "Tokens and sessions" in an account menu that mounts its items only once
-// opened: the login step shows it from there, as every UI test's steps do, instead of failing the whole browser part.
-test('a live UI that keeps "Tokens and sessions" in a menu mounting its items once opened passes the login step', async () => {
-  const service = await startSandbox({ testMode: true });
-  // The sandbox behind a proxy that adds the menu's script to every web page it serves.
-  const proxy = await listen(async (request) => {
+/**
+ * A sandbox behind a proxy that adds a script to every web page it serves: a live UI the suite has never seen.
+ *
+ * @param service the sandbox
+ * @param script what changes its UI, run in each page before the page's own scripts
+ * @returns the proxy, whose origin stands for `SLICER_AUTH_URL`
+ */
+function scriptedProxy(service: Awaited<ReturnType<typeof startSandbox>>, script: string) {
+  return listen(async (request) => {
     const url = new URL(request.url);
     const headers = new Headers(request.headers);
     headers.delete('host');
@@ -265,22 +268,53 @@ test('a live UI that keeps "Tokens and sessions" in a menu mounting its items on
       redirect: 'manual',
     });
     if (!answer.headers.get('content-type')?.startsWith('text/html')) return answer;
-    const page = (await answer.text()).replace('<head>', `<head><script>${accountMenu(true)}</script>`);
+    const page = (await answer.text()).replace('<head>', `<head><script>${script}</script>`);
     const sent = new Headers(answer.headers);
     sent.delete('content-length');
     sent.delete('content-encoding');
     sent.delete('content-security-policy'); // the sandbox's allows no inline script
     return new Response(page, { status: answer.status, headers: sent });
   });
-  try {
-    const result = await runSuite(['--project', 'setup'], { live: { ...service.env, SLICER_AUTH_URL: proxy.origin } });
-    assert.equal(result.exitCode, 0, result.messages);
-    assert.equal(result.passed, 1);
-    assert.match(result.output, /^ {2}✔ 5\.3 creating step 1 · rule · 1\/1 · 0 · 0 · 0$/m);
-  } finally {
-    await proxy.close();
-    await service.close();
-  }
+}
+
+describe('a live UI in ways the contract leaves open', { concurrency: 1 }, () => {
+  // "Tokens and sessions" in an account menu that mounts its items only once opened: the login step shows it from
+  // there, as every UI test's steps do, instead of failing the whole browser part.
+  test('"Tokens and sessions" in a menu mounting its items once opened: the login step passes', async () => {
+    const service = await startSandbox({ testMode: true });
+    const proxy = await scriptedProxy(service, accountMenu(true));
+    try {
+      const result = await runSuite(['--project', 'setup'], { live: { ...service.env, SLICER_AUTH_URL: proxy.origin } });
+      assert.equal(result.exitCode, 0, result.messages);
+      assert.equal(result.passed, 1);
+      assert.match(result.output, /^ {2}✔ 5\.3 creating step 1 · rule · 1\/1 · 0 · 0 · 0$/m);
+    } finally {
+      await proxy.close();
+      await service.close();
+    }
+  });
+
+  // The contract documents no way out of the creation form: the tests that leave it without creating pass on a form
+  // that offers no Cancel, and create nothing.
+  test('a creation form without Cancel: the tests that leave it pass, and nothing is left active', async () => {
+    const service = await startSandbox({ testMode: true });
+    const proxy = await scriptedProxy(
+      service,
+      "document.addEventListener('DOMContentLoaded', () => document.getElementById('token-cancel')?.remove());",
+    );
+    try {
+      const result = await runSuite(['--project', 'ui', '--grep', 'incorrect scope creates nothing|200-character name'], {
+        live: { ...service.env, SLICER_AUTH_URL: proxy.origin },
+      });
+      assert.equal(result.exitCode, 0, result.messages);
+      assert.equal(result.passed, 3, 'the login and both tests');
+      const permanent = service.store.list(service.env.SLICER_USERNAME, 'permanent');
+      assert.deepEqual(permanent.filter((t) => t.revokedAt === undefined).map((t) => t.name), []);
+    } finally {
+      await proxy.close();
+      await service.close();
+    }
+  });
 });
 
 describe('the target is explicit: never a silent fallback', { concurrency: 1 }, () => {

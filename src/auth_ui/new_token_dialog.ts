@@ -8,7 +8,7 @@
  * the page or in a web component's open shadow root.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { control, errorSaid, markSecrets, showing, shownAs, shownError } from './controls.ts';
+import { CLICK_MS, control, errorSaid, markSecrets, showing, shownAs, shownError, visibleNow } from './controls.ts';
 import { escapeRegExp, labelled } from './label_match.ts';
 
 /** One choice of a `<select>`: its value, and its text with spaces collapsed. */
@@ -75,6 +75,18 @@ export class NewTokenDialog {
     this.done = control(page, 'Done');
     this.cancel = control(page, 'Cancel');
     this.error = shownError(page);
+  }
+
+  /**
+   * Leaves the creation form without creating anything, by its Cancel when it offers one: the contract documents no
+   * way out of the form, and a form of a page of its own may offer none. The step after opens the TOKENS page again.
+   *
+   * @returns true when a Cancel closed the form, false when the form is left as it is
+   */
+  async leave(): Promise<boolean> {
+    if (!(await visibleNow(this.cancel))) return false;
+    await this.cancel.click({ timeout: CLICK_MS });
+    return true;
   }
 
   /**
