@@ -38,10 +38,11 @@ export class NewTokenDialog {
   readonly create: Locator;
   readonly copy: Locator;
   readonly done: Locator;
-  readonly cancel: Locator;
   /** The error the page shows (see {@link shownError}). */
   readonly error: Locator;
 
+  /** The form's Cancel, which the contract does not document: {@link leave} clicks it when it shows. */
+  readonly #cancel: Locator;
   /** Told each token value as soon as it is read, before anything could report it. */
   readonly #onSecret: (value: string) => void;
   /** What the choice last made in a `<select>` Scope field shows, when that is not the scope itself. */
@@ -73,7 +74,7 @@ export class NewTokenDialog {
     this.create = control(page, 'Create');
     this.copy = control(page, 'Copy token value');
     this.done = control(page, 'Done');
-    this.cancel = control(page, 'Cancel');
+    this.#cancel = control(page, 'Cancel');
     this.error = shownError(page);
   }
 
@@ -84,8 +85,8 @@ export class NewTokenDialog {
    * @returns true when a Cancel closed the form, false when the form is left as it is
    */
   async leave(): Promise<boolean> {
-    if (!(await visibleNow(this.cancel))) return false;
-    await this.cancel.click({ timeout: CLICK_MS });
+    if (!(await visibleNow(this.#cancel))) return false;
+    await this.#cancel.click({ timeout: CLICK_MS });
     return true;
   }
 
