@@ -16,9 +16,11 @@
  *   on each runtime; and every TypeScript block of the README type-checked
  *   against the installed package.
  * - The nightly check: `npx slicer-auth contract` runs the packaged suite
- *   with the user's @playwright/test against the sandbox, and `--merge`
- *   merges its blob report; a live target with blank settings refuses to
- *   start; without Playwright it names the install.
+ *   with the user's @playwright/test against the sandbox (its service part
+ *   whole, its browser part through the login and creating steps 1-8; the
+ *   clone's own run covers the rest), and `--merge` merges its blob report;
+ *   a live target with blank settings refuses to start; without Playwright
+ *   it names the install.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
