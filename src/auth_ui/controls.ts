@@ -276,3 +276,16 @@ export async function clickUntil(target: Locator, opened: () => Promise<boolean>
     await expect.poll(opened, { timeout: EFFECT_MS }).toBe(true);
   }, message).toPass({ timeout: OPEN_MS });
 }
+
+/**
+ * Clicks the first of some controls, and waits until fewer of them show, up to {@link OPEN_MS}: a switch or a collapsed
+ * part that its script redraws a while later (once the list is fetched again) is not clicked again meanwhile, which
+ * would turn it back. Past that, the caller may click again: one clicked before its page's script ran did nothing.
+ *
+ * @param controls the controls, each of which leaves them once chosen (turned on, opened)
+ */
+export async function chooseAndWait(controls: Locator): Promise<void> {
+  const before = await controls.count();
+  await controls.first().click({ timeout: CLICK_MS });
+  await expect.poll(() => controls.count(), { timeout: OPEN_MS }).toBeLessThan(before).catch(() => undefined);
+}

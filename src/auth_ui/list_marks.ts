@@ -59,6 +59,14 @@ const CURRENT_CLASSES = ['active', 'current', 'selected', 'is-active', 'is-curre
 /** The CSS condition that an element has one of {@link CURRENT_CLASSES}. */
 const CURRENT_CLASS = `:is(${CURRENT_CLASSES.map((name) => `.${name}`).join(', ')})`;
 
+/**
+ * A CSS selector of an element marked as the one showing among its like (a pager's page): by `aria-current`, a class (see
+ * {@link CURRENT_CLASSES}), pressed, selected or disabled.
+ */
+export const CURRENT_MARK =
+  `[aria-current]:not([aria-current="false"]), ${CURRENT_CLASS}, [aria-pressed="true"], [aria-selected="true"], ` +
+  ':disabled, [aria-disabled="true"]';
+
 /** A CSS selector of a link marked as the one to the page showing: by `aria-current`, or by a class on it or its list item. */
 export const CURRENT_LINK = `a[aria-current]:not([aria-current="false"]), a${CURRENT_CLASS}, :is(li, [role=listitem])${CURRENT_CLASS} > a`;
 

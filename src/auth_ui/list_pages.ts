@@ -3,7 +3,7 @@
  * list that every nightly run adds to grows past one page on many services:
  * it is walked through the controls such lists commonly have, "Next",
  * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«",
- * "‹", or the address the pages began on when none shows), and each page
+ * "‹", else the address the pages began on, else the pager's "1"), and each page
  * shown whole through "Load more", "Show more" or "Show all", and with its
  * revoked tokens shown (see {@link showRevoked}); each control found as 5.3's
  * controls are (a button, a link, a tab or a menu item), visible and enabled.
@@ -11,10 +11,10 @@
  * scrolled to its end (see `list_scroll.ts`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { everyControl, loaded, pressToggle } from './controls.ts';
+import { chooseAndWait, everyControl, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
-import { trailStart, turnedFrom } from './list_trail.ts';
+import { firstPageNumber, trailStart, turnedFrom } from './list_trail.ts';
 
 /** A control that turns to the next page ("Next »" too). "»" alone is left out: pagers use it for the last page. */
 export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→]?|[›>→])\s*$/i;
@@ -157,7 +157,7 @@ async function showRevoked(page: Page): Promise<void> {
   ).or(page.locator('a[href]', { hasText: SHOW_REVOKED })).or(page.locator(marks.TEXT_VIEW_LISTS));
   for (let chosen = 0; chosen < MAX_PAGES; chosen++) {
     if ((await any.count()) === 0) return;
-    if ((await off.count()) > 0) await off.first().click();
+    if ((await off.count()) > 0) await chooseAndWait(off);
     else if ((await allLink.count()) > 0) await turn(page, allLink.first());
     else if (!(await pressToggle(allToggle)) && !(await chooseAll(filters)) && !(await followShowLink(page))) return;
     await loaded(page);
@@ -270,12 +270,12 @@ export async function fromHere(page: Page, visit: () => Promise<boolean>): Promi
 
 /**
  * Whether the page showing is the first of its list: "Next" did not lead to it, and it offers no usable "First" or
- * "Previous".
+ * "Previous", nor a pager's "1" while another page shows (see `list_trail.ts`).
  *
  * @param page the page
  */
 export async function atFirstPage(page: Page): Promise<boolean> {
-  return trailStart(page) === page.url() && (await pageControl(page, BACK)) === undefined;
+  return trailStart(page) === page.url() && (await pageControl(page, BACK)) === undefined && (await firstPageNumber(page)) === undefined;
 }
 
 /**
@@ -291,5 +291,7 @@ export async function everyPage(page: Page, visit: () => Promise<boolean>): Prom
   // A pager with "Next" alone is walked back by loading the address its trail began on (see `list_trail.ts`).
   const start = trailStart(page);
   if (start !== page.url()) await page.goto(start);
+  const first = await firstPageNumber(page); // a pager numbering its pages in place leaves no trail
+  if (first) await turn(page, first);
   return await fromHere(page, visit);
 }

@@ -185,6 +185,74 @@ test('revoked tokens kept out of sight are shown by the switches whose state can
   await page.close();
 });
 
+/**
+ * A list paged in place by a script, five to a page, its pager numbers with "Next" and no "First" or "Previous", the
+ * page showing marked; its revoked tokens hidden until a switch is on, which the script redraws only once it has
+ * fetched the list again. It starts on its last page.
+ *
+ * @param pager the pager's markup for a number, and for the page showing
+ */
+function pagedInPlace(pager: { number: string; showing: string; around: string }): string {
+  return `<button role="switch" id="show" aria-checked="false">Show revoked tokens</button><ul id="tokens"></ul><div id="pager"></div>
+  <script>
+    const tokens = Array.from({ length: 12 }, (_, i) => ({ name: 'tok ' + i, revoked: i % 4 === 3 }));
+    let show = false;
+    const shown = () => tokens.filter((token) => show || !token.revoked);
+    let at = Math.ceil(shown().length / 5);
+    window.switched = 0;
+    const draw = () => {
+      const pages = Math.ceil(shown().length / 5);
+      at = Math.min(at, pages);
+      document.getElementById('show').setAttribute('aria-checked', String(show));
+      document.getElementById('tokens').innerHTML = shown().slice((at - 1) * 5, at * 5)
+        .map((token) => '<li>' + token.name + (token.revoked ? ' <span>Revoked</span>' : ' <button>Revoke</button>') + '</li>').join('');
+      const numbers = Array.from({ length: pages }, (_, i) => (i + 1 === at ? ${JSON.stringify(pager.showing)} : ${
+    JSON.stringify(pager.number)
+  })
+        .replaceAll('N', String(i + 1))).join(' ');
+      document.getElementById('pager').innerHTML = ${
+    JSON.stringify(pager.around)
+  }.replace('…', numbers + (at < pages ? ' <button data-to="' + (at + 1) + '">Next</button>' : ''));
+    };
+    document.addEventListener('click', (event) => {
+      const to = event.target.closest('[data-to]');
+      if (to) { event.preventDefault(); at = Number(to.dataset.to); draw(); }
+    });
+    document.getElementById('show').addEventListener('click', () => {
+      window.switched++;
+      show = !show;
+      setTimeout(draw, 300);
+    });
+    draw();
+  </script>`;
+}
+
+test('a list paged in place, its pager numbering its pages, is read from its "1"; a switch redrawn later is chosen once', async () => {
+  const pagers = {
+    'buttons, the page showing aria-current': {
+      number: '<button data-to="N">N</button>',
+      showing: '<button data-to="N" aria-current="page">N</button>',
+      around: '<nav aria-label="Pagination">…</nav>',
+    },
+    'links in a list, the page showing classed active': {
+      number: '<li class="page-item"><a class="page-link" href="#" data-to="N">N</a></li>',
+      showing:
+        '<li class="page-item active"><a class="page-link" href="#" data-to="N">N <span class="visually-hidden">(current)</span></a></li>',
+      around: '<ul class="pagination">…</ul>',
+    },
+  };
+  for (const [kind, pager] of Object.entries(pagers)) {
+    const page = await pageWith(pagedInPlace(pager));
+    const list = new TokenList(page);
+    assert.equal(await list.seek(list.row('tok 0')), true, `${kind}: the first page is found from the last`);
+    assert.equal(await list.countAll(list.row('tok 3')), 1, `${kind}: a revoked token is counted`);
+    assert.equal(await list.seek(list.row('tok 1')), true, `${kind}: the first page is found again`);
+    assert.equal(await page.evaluate(() => (window as unknown as { switched: number }).switched), 1, `${kind}: the switch is chosen once`);
+    assert.equal(await list.isRevoked('tok 11'), true, `${kind}: the last page`);
+    await page.close();
+  }
+});
+
 // Filters that offer "All" beside "Revoked": tabs and a <select>. Other tabs and selects are left as they are.
 const FILTERED = `<div role="tablist"><button role="tab" aria-selected="true">Mine</button>
     <button role="tab" aria-selected="false" id="all-users">All users</button></div>
