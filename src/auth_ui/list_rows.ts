@@ -16,6 +16,17 @@ export interface ListedToken {
 }
 
 /**
+ * The Revoke controls that make an entry active: those that can be chosen, as {@link everyControl} finds them, none
+ * disabled (natively or by `aria-disabled`), as a revoked token's entry may keep its Revoke.
+ *
+ * @param page the page
+ * @returns the locator
+ */
+export function revokeControls(page: Page): Locator {
+  return everyControl(page, 'Revoke').and(page.locator(':not(:disabled, [aria-disabled="true"])'));
+}
+
+/**
  * The tokens listed on the page showing: the Revoke controls (a row's closed menu's too) and the closed menus that may
  * mount one ({@link mayMount}) found, then the rows holding one or saying "revoked" read ({@link tokensIn}).
  *
@@ -25,7 +36,7 @@ export interface ListedToken {
  * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
  */
 export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken[]> {
-  const revokes = await everyControl(page, 'Revoke').or(keptInMenu(page, 'Revoke')).elementHandles();
+  const revokes = await revokeControls(page).or(keptInMenu(page, 'Revoke')).elementHandles();
   // A page with a Revoke control has no menu that may mount one: the look over the page is spared.
   const menus = revokes.length > 0 ? [] : await mayMount(page, 'Revoke').elementHandles();
   try {

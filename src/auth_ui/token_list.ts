@@ -6,10 +6,10 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
-import { control, everyControl, loaded, showing, visibleNow } from './controls.ts';
+import { everyControl, loaded, showing, visibleNow } from './controls.ts';
 import { showsText } from './label_match.ts';
 import * as marks from './list_marks.ts';
-import { type ListedToken, tokensHere } from './list_rows.ts';
+import { type ListedToken, revokeControls, tokensHere } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
 import { keptInMenu, mayMount, withoutControl } from './menus.ts';
@@ -68,7 +68,7 @@ export class TokenList {
   }
 
   #revoke(): Locator {
-    return control(this.page, 'Revoke');
+    return revokeControls(this.page).first();
   }
 
   /** A Revoke control that shows, or one kept in a closed menu ({@link keptInMenu}). */

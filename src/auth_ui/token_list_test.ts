@@ -46,6 +46,28 @@ test('an entry says "revoked" by an icon\'s label, title or alternative text; a 
   await page.close();
 });
 
+// Revoked entries that keep their Revoke, disabled (natively, by aria-disabled, in a disabled fieldset): no longer active.
+test('an entry whose Revoke is disabled is no active entry: it is read as revoked', async () => {
+  const page = await pageWith(`<table><tr><th>Name</th><th>Status</th><th>Action</th></tr>
+    <tr><td>kept</td><td>Active</td><td><button>Revoke</button></td></tr>
+    <tr><td>gone</td><td>Revoked</td><td><button disabled>Revoke</button></td></tr>
+    <tr><td>greyed</td><td>Revoked</td><td><a href="#" aria-disabled="true">Revoke</a></td></tr>
+    <tr><td>fenced</td><td>Revoked</td><td><fieldset disabled><button>Revoke</button></fieldset></td></tr></table>`);
+  const list = new TokenList(page);
+  assert.deepEqual(await list.list(), [
+    { name: 'kept', revoked: false },
+    { name: 'gone', revoked: true },
+    { name: 'greyed', revoked: true },
+    { name: 'fenced', revoked: true },
+  ]);
+  for (const name of ['gone', 'greyed', 'fenced']) {
+    assert.equal(await list.countAll(list.active(name)), 0, `${name}: not active`);
+    assert.equal(await list.isRevoked(name), true, `${name}: revoked`);
+  }
+  assert.equal(await list.countAll(list.active('kept')), 1);
+  await page.close();
+});
+
 // A table with a "Revoked at" column: its header row says "revoked" and is no token.
 test('a header row that names a "Revoked at" column is no entry', async () => {
   const page = await pageWith(`<table><thead><tr><th>Name</th><th>Status</th><th>Revoked at</th><th></th></tr></thead>
