@@ -74,8 +74,8 @@ export function control(scope: Page | Locator, name: string): Locator {
   return everyControl(scope, name).first();
 }
 
-/** The elements that are buttons, links, tabs or menu items, by their markup. */
-const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role=menuitem]';
+/** The elements that are buttons, links, tabs or menu items, by their markup; a collapsed part's summary is a button too. */
+const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role=menuitem], summary';
 
 /**
  * Every visible control of a label, as {@link control} finds one: by its accessible name, or by its text when its name

@@ -55,7 +55,7 @@ test('a documented label matches whole, in any case, beside spaces, punctuation,
   assert.equal(matches('Copy token value', 'Copy token.value'), false, "the label's own characters are literal");
 });
 
-test('a control is found by its accessible name, by its text when its name says more, or by what shows as its label; once, and only when visible', async () => {
+test('a control is found by its accessible name, by its text when its name says more, or by what shows as its label (a summary too); once, and only when visible', async () => {
   const page = await browser.newPage();
   try {
     await page.setContent(`
@@ -75,6 +75,7 @@ test('a control is found by its accessible name, by its text when its name says 
         <tr><td>xi</td><td><button><b aria-hidden="true">×</b> Revoke<span class="visually-hidden"> xi</span></button></td></tr>
         <tr><td>omicron</td><td><button>🗑\ufe0f Revoke</button></td></tr>
         <tr><td>pi</td><td><button>✖\ufe0f Revoke<span class="sr-only"> the token pi</span></button></td></tr>
+        <tr><td>rho</td><td><details><summary>Revoked tokens (2)</summary></details></td></tr>
         <tr><td>eta</td><td><button>Revoke <b>all</b><span class="sr-only"> tokens</span></button> <button>Revoke all<span class="sr-only"> tokens</span></button>
           <button>Revoke<span style="font-weight: bold"> every token</span></button>
           <button>Revoke · all<span class="sr-only"> tokens</span></button></td></tr>
@@ -82,6 +83,7 @@ test('a control is found by its accessible name, by its text when its name says 
       <style>.visually-hidden, .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }</style>
       <button>＋ New permanent token</button>
       <div role="button" tabindex="0">Create ›</div>
+      <details><summary>Add</summary><input></details>
       <nav><a href="/tokens">Tokens <span class="badge">3</span></a> <a href="/sessions">Sessions</a></nav>`);
     const names = (label: string) =>
       everyControl(page, label).evaluateAll((elements) =>
@@ -94,6 +96,7 @@ test('a control is found by its accessible name, by its text when its name says 
     );
     assert.deepEqual(await names('New permanent token'), ['＋ New permanent token']);
     assert.deepEqual(await names('Create'), ['Create ›']);
+    assert.deepEqual(await names('Add'), ['Add'], "a collapsed part's summary, a button as the browser shows it");
     assert.deepEqual(await names('TOKENS'), ['Tokens 3'], 'a link whose badge counts the tokens');
   } finally {
     await page.close();
