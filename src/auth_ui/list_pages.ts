@@ -11,7 +11,7 @@
  * scrolled to its end (see `list_scroll.ts`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { chooseAndWait, everyControl, loaded, pressToggle } from './controls.ts';
+import { chooseAndWait, ENABLED, everyControl, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
 import { firstPageNumber, trailStart, turnedFrom } from './list_trail.ts';
@@ -43,13 +43,8 @@ export const TURN_MS = 15_000;
  * @returns the control, or undefined when the page has none
  */
 async function pageControl(page: Page, label: RegExp): Promise<Locator | undefined> {
-  for (const candidate of await everyControl(page, label).all()) {
-    const usable = await candidate.evaluate((element) =>
-      !(element as HTMLButtonElement).disabled && element.getAttribute('aria-disabled') !== 'true'
-    ).catch(() => false);
-    if (usable) return candidate;
-  }
-  return undefined;
+  const usable = everyControl(page, label).and(page.locator(ENABLED)).first();
+  return (await usable.count()) > 0 ? usable : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
  * or banner's item), their names and states.
  */
 import type { ElementHandle, Locator, Page } from '@playwright/test';
-import { everyControl } from './controls.ts';
+import { ENABLED, everyControl } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { keptInMenu, mayMount } from './menus.ts';
 
@@ -23,7 +23,7 @@ export interface ListedToken {
  * @returns the locator
  */
 export function revokeControls(page: Page): Locator {
-  return everyControl(page, 'Revoke').and(page.locator(':not(:disabled, [aria-disabled="true"])'));
+  return everyControl(page, 'Revoke').and(page.locator(ENABLED));
 }
 
 /**
