@@ -8,6 +8,7 @@
  * and the marking of secrets on a page so that failure screenshots mask them.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { within } from './alternatives.ts';
 import { labelled, seesOnly, showsText } from './label_match.ts';
 
 /** Marks an element as holding a secret, so failure screenshots mask it. */
@@ -109,10 +110,12 @@ export function hiddenControl(scope: Page | Locator, name: string): Locator {
 /** The controls of a label, as {@link everyControl} finds them, whether they show or not. */
 function shownOrNot(scope: Page | Locator, name: string | RegExp): Locator {
   const options = { name: typeof name === 'string' ? labelled(name) : name };
-  const found = scope.getByRole('button', options).or(scope.getByRole('link', options)).or(scope.getByRole('tab', options))
-    .or(scope.getByRole('menuitem', options))
-    .or(textControls(scope, options.name));
-  return typeof name === 'string' ? found.or(shownAs(scope, CONTROLS, name)) : found;
+  return within(scope, (page) => {
+    const found = page.getByRole('button', options).or(page.getByRole('link', options)).or(page.getByRole('tab', options))
+      .or(page.getByRole('menuitem', options))
+      .or(textControls(page, options.name));
+    return typeof name === 'string' ? found.or(shownAs(page, CONTROLS, name)) : found;
+  });
 }
 
 /**

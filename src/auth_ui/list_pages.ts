@@ -11,6 +11,7 @@
  * scrolled to its end (see `list_scroll.ts`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { within } from './alternatives.ts';
 import { chooseAndWait, ENABLED, everyControl, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
@@ -194,7 +195,7 @@ export function toggleGroups(page: Page): Locator {
  * @returns the toggles
  */
 export function namedToggles(scope: Page | Locator, name: RegExp): Locator {
-  return scope.getByRole('button', { name }).or(scope.getByRole('radio', { name })).and(scope.locator(marks.TOGGLE));
+  return within(scope, (page) => page.getByRole('button', { name }).or(page.getByRole('radio', { name })).and(page.locator(marks.TOGGLE)));
 }
 
 /**

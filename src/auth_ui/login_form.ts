@@ -12,6 +12,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 import { redact } from '../redact.ts';
+import { within } from './alternatives.ts';
 import { control, errorSaid, loaded, shownError, visibleNow } from './controls.ts';
 
 /** Words a login button says, for a login without a `<form>` or submit button. */
@@ -89,8 +90,10 @@ export class LoginForm {
   /** Submits the form holding an input: its submit button, a button saying so, or Enter in the input. */
   async #submit(input: Locator): Promise<void> {
     const container = await this.#container(input);
-    const submit = container.locator('button[type=submit], input[type=submit]').or(container.getByRole('button', { name: SUBMIT_WORDS }))
-      .filter({ visible: true }).first();
+    const submit = within(
+      container,
+      (page) => page.locator('button[type=submit], input[type=submit]').or(page.getByRole('button', { name: SUBMIT_WORDS })),
+    ).filter({ visible: true }).first();
     if ((await submit.count()) > 0) await submit.click();
     else await input.press('Enter');
   }

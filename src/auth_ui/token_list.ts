@@ -6,6 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
+import { anyOf } from './alternatives.ts';
 import { everyControl, loaded, showing, visibleNow } from './controls.ts';
 import { showsText } from './label_match.ts';
 import * as marks from './list_marks.ts';
@@ -40,7 +41,7 @@ export class TokenList {
     // One pass for the marks: a Revoke control, a menu that may mount one, an icon that says "revoked", or the element
     // itself in a part titled so.
     const mark = this.#anyRevoke().or(this.#mayMount()).or(this.#revokedMark());
-    const marked = (elements: Locator) => elements.filter({ has: mark }).or(elements.filter({ hasText: marks.REVOKED }));
+    const marked = (elements: Locator) => anyOf(elements, (self) => self.filter({ has: mark }), saysRevoked);
     // Innermost: none of its children both shows the name and holds a mark (a deeper entry would then exist).
     const inner = marked(this.page.locator(`xpath=./*[descendant-or-self::*[${showsText(name)}]]`));
     // An entry is around a name that shows (not one in a hidden view), and small: larger elements (the list, the
@@ -63,7 +64,7 @@ export class TokenList {
     // by its text or an icon's label (a part titled "Revoked…" is not looked for: a look over the page per entry),
     // holds no control that says Revoke.
     const bare = withoutControl(this.page, 'Revoke');
-    const shownRevoked = bare.filter({ hasText: marks.REVOKED }).or(bare.filter({ has: this.page.locator(marks.REVOKED_ICON) }));
+    const shownRevoked = anyOf(bare, saysRevoked, (self) => self.filter({ has: this.page.locator(marks.REVOKED_ICON) }));
     return this.row(name).filter({ has: this.#anyRevoke().or(this.#mayMount()) }).filter({ hasNot: shownRevoked });
   }
 
@@ -88,7 +89,7 @@ export class TokenList {
    */
   #sayRevoked(elements: Locator): Locator {
     const entries = elements.filter({ hasNot: this.page.locator(`xpath=self::*[${marks.HEADER_ROW}]`) });
-    return entries.filter({ hasText: marks.REVOKED }).or(entries.filter({ hasNot: this.#revoke() }).filter({ has: this.#revokedMark() }));
+    return anyOf(entries, saysRevoked, (self) => self.filter({ hasNot: this.#revoke() }).filter({ has: this.#revokedMark() }));
   }
 
   /**
@@ -105,7 +106,7 @@ export class TokenList {
    */
   tokenRows(): Locator {
     const rows = this.#rows().filter({ hasNot: this.page.locator(`xpath=self::*[${marks.IN_NAVIGATION}]`) });
-    return rows.filter({ has: this.#anyRevoke() }).or(this.#sayRevoked(rows));
+    return anyOf(rows, (self) => self.filter({ has: this.#anyRevoke() }), (self) => this.#sayRevoked(self));
   }
 
   /** @returns the table rows and list items of the page, those of a navigation (links to views, menus) among them */
@@ -281,6 +282,9 @@ export class TokenList {
     return listed;
   }
 }
+
+/** Of some elements, those that say "revoked" in their text. */
+const saysRevoked = (elements: Locator) => elements.filter({ hasText: marks.REVOKED });
 
 /** How long an entry may take to show on some page of the list (after Done, after a revocation). */
 const SHOW_MS = 15_000;
