@@ -75,8 +75,8 @@ export function control(scope: Page | Locator, name: string): Locator {
   return everyControl(scope, name).first();
 }
 
-/** A CSS selector of the controls that can be chosen: none disabled, natively (a `<fieldset>`'s too) or by `aria-disabled`. */
-export const ENABLED = ':not(:disabled, [aria-disabled="true"])';
+/** Chained after controls, those that can be chosen: none disabled, natively (a `<fieldset>`'s too) or by `aria-disabled`. */
+export const ENABLED = ':scope:not(:disabled, [aria-disabled="true"])';
 
 /** The elements that are buttons, links, tabs or menu items, by their markup; a collapsed part's summary is a button too. */
 const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role=menuitem], summary';

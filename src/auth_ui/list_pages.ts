@@ -44,7 +44,7 @@ export const TURN_MS = 15_000;
  * @returns the control, or undefined when the page has none
  */
 async function pageControl(page: Page, label: RegExp): Promise<Locator | undefined> {
-  const usable = everyControl(page, label).and(page.locator(ENABLED)).first();
+  const usable = everyControl(page, label).locator(ENABLED).first();
   return (await usable.count()) > 0 ? usable : undefined;
 }
 

@@ -23,7 +23,7 @@ export interface ListedToken {
  * @returns the locator
  */
 export function revokeControls(page: Page): Locator {
-  return everyControl(page, 'Revoke').and(page.locator(ENABLED));
+  return everyControl(page, 'Revoke').locator(ENABLED);
 }
 
 /**
