@@ -75,9 +75,6 @@ export function control(scope: Page | Locator, name: string): Locator {
   return everyControl(scope, name).first();
 }
 
-/** Chained after controls, those that can be chosen: none disabled, natively (a `<fieldset>`'s too) or by `aria-disabled`. */
-export const ENABLED = ':scope:not(:disabled, [aria-disabled="true"])';
-
 /** The elements that are buttons, links, tabs or menu items, by their markup; a collapsed part's summary is a button too. */
 const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role=menuitem], summary';
 
@@ -93,6 +90,11 @@ const CONTROLS = 'button, a[href], [role=button], [role=link], [role=tab], [role
  */
 export function everyControl(scope: Page | Locator, name: string | RegExp): Locator {
   return shownOrNot(scope, name).filter({ visible: true });
+}
+
+/** The controls of {@link everyControl} that can be chosen: none disabled, natively (a `<fieldset>`'s too) or by `aria-disabled`. */
+export function enabledControls(page: Page, name: string | RegExp): Locator {
+  return everyControl(page, name).locator(':scope:not(:disabled, [aria-disabled="true"])');
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { within } from './alternatives.ts';
-import { chooseAndWait, ENABLED, everyControl, loaded, pressToggle } from './controls.ts';
+import { chooseAndWait, enabledControls, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
 import { firstPageNumber, trailStart, turnedFrom } from './list_trail.ts';
@@ -37,14 +37,14 @@ const MAX_PAGES = 100;
 export const TURN_MS = 15_000;
 
 /**
- * The first usable control of a kind: one whose label matches, as {@link everyControl} finds it, not disabled.
+ * The first usable control of a kind: one whose label matches, as {@link enabledControls} finds it.
  *
  * @param page the page
  * @param label the control's label
  * @returns the control, or undefined when the page has none
  */
 async function pageControl(page: Page, label: RegExp): Promise<Locator | undefined> {
-  const usable = everyControl(page, label).locator(ENABLED).first();
+  const usable = enabledControls(page, label).first();
   return (await usable.count()) > 0 ? usable : undefined;
 }
 

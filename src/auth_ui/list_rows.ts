@@ -5,7 +5,7 @@
  * or banner's item), their names and states.
  */
 import type { ElementHandle, Locator, Page } from '@playwright/test';
-import { ENABLED, everyControl } from './controls.ts';
+import { enabledControls } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { keptInMenu, mayMount } from './menus.ts';
 
@@ -16,14 +16,14 @@ export interface ListedToken {
 }
 
 /**
- * The Revoke controls that make an entry active: those that can be chosen, as {@link everyControl} finds them, none
- * disabled (natively or by `aria-disabled`), as a revoked token's entry may keep its Revoke.
+ * The Revoke controls that make an entry active: those that can be chosen ({@link enabledControls}), as a revoked token's
+ * entry may keep its Revoke, disabled.
  *
  * @param page the page
  * @returns the locator
  */
 export function revokeControls(page: Page): Locator {
-  return everyControl(page, 'Revoke').locator(ENABLED);
+  return enabledControls(page, 'Revoke');
 }
 
 /**
