@@ -4,6 +4,7 @@
  * conditions, an element that shows a text and what an element shows as its
  * label once words set aside (hidden from sight, icons' words) are left out.
  */
+import { givesWhole } from './cut_names.ts';
 
 /**
  * What may stand around a label: spaces, punctuation and symbols (an icon written as text, "＋", "›", a required mark
@@ -112,15 +113,16 @@ export function saysWord(label: string): string {
 }
 
 /**
- * The XPath condition that an element shows a text: as its whole text, or as one of its own texts beside other
- * elements (`<li>name <button>×</button></li>`); spaces compared collapsed, case as given.
+ * The XPath condition that an element shows a text: as its whole text, as one of its own texts beside other
+ * elements (`<li>name <button>×</button></li>`), or cut short with the whole text in an attribute ({@link givesWhole});
+ * spaces compared collapsed, case as given.
  *
  * @param text the text
  * @returns the condition
  */
 export function showsText(text: string): string {
   const literal = xpathText(text);
-  return `normalize-space(.)=${literal} or text()[normalize-space(.)=${literal}]`;
+  return `normalize-space(.)=${literal} or text()[normalize-space(.)=${literal}] or (${givesWhole(literal)})`;
 }
 
 /**

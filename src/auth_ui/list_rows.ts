@@ -6,6 +6,7 @@
  */
 import type { ElementHandle, Locator, Page } from '@playwright/test';
 import { enabledControls } from './controls.ts';
+import { shownName, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
 import * as marks from './list_marks.ts';
 import { keptInMenu, mayMount } from './menus.ts';
 
@@ -57,7 +58,8 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
 
 /**
  * The tokens among rows: a table's name in the column headed "Name" (the first column when none is), a list item's its
- * first text. One pass over the page, as a locator per row would resolve the whole list again for each row.
+ * first text; a name shown cut short, whole as an attribute gives it ({@link shownName}). One pass over the page, as a
+ * locator per row would resolve the whole list again for each row.
  *
  * A row holding a closed menu that may mount a Revoke control is active unless it shows its token as revoked; such a row
  * in a banner (`<header>`, `role=banner`: an account menu) is none.
@@ -68,8 +70,8 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
  * @returns the tokens, in the page's order
  */
 async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementHandle[]): Promise<ListedToken[]> {
-  return await rows.evaluateAll(
-    (rows, [revokes, menus, revoked, icon, part, view, header, nav, banner, views]) => {
+  const read = await rows.evaluateAll(
+    (rows, [wholeOf, revokes, menus, revoked, icon, part, view, header, nav, banner, views]) => {
       // (No named helpers: a TypeScript loader may wrap them in names the page does not have.)
       const [holders, menuHolders] = [revokes, menus].map((elements) => {
         const holders = new Set<Node>();
@@ -102,11 +104,14 @@ async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementH
         const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
         const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
         const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
-        const name = cell ? cell.textContent : first.singleNodeValue?.textContent;
-        return [{ name: name?.trim() ?? '', revoked: !active }];
+        const shown = cell ?? first.singleNodeValue;
+        // The whole name an attribute gives, for a name shown cut short.
+        const whole = shown ? document.evaluate(wholeOf, shown, null, XPathResult.STRING_TYPE, null).stringValue : '';
+        return [{ name: shown?.textContent?.trim() ?? '', whole, revoked: !active }];
       });
     },
     [
+      WHOLE_OF_CUT_TEXT,
       revokes,
       menus,
       marks.REVOKED,
@@ -119,4 +124,5 @@ async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementH
       marks.VIEW_LINKS,
     ] as const,
   );
+  return read.map(({ name, whole, revoked }) => ({ name: shownName(name, whole), revoked }));
 }

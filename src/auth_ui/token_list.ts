@@ -10,6 +10,7 @@ import { anyOf } from './alternatives.ts';
 import { everyControl, loaded, showing, visibleNow } from './controls.ts';
 import { showsText } from './label_match.ts';
 import * as marks from './list_marks.ts';
+import { namesHere, showsName } from './list_names.ts';
 import { type ListedToken, revokeControls, tokensHere } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
@@ -226,29 +227,19 @@ export class TokenList {
   }
 
   /**
-   * Whether an entry shows the name exactly as given: an element's whole text
-   * or one of its own texts, not only equal once spaces are collapsed. The
-   * entries looked at are those of the first page that shows the name.
+   * Whether an entry shows the name exactly as given ({@link showsName}): an element's whole text or one of its own
+   * texts, not only equal once spaces are collapsed, or cut short with the whole name in an attribute. The entries
+   * looked at are those of the first page that shows the name.
    * @param name the token's name
    */
   async showsExactly(name: string): Promise<boolean> {
     await this.seek(this.row(name));
-    return await this.row(name).evaluateAll(
-      (entries, name) =>
-        entries.some((entry) =>
-          [entry, ...entry.querySelectorAll('*')].some((element) =>
-            element.textContent?.trim() === name ||
-            [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim() === name)
-          )
-        ),
-      name,
-    );
+    return await showsName(this.row(name), name);
   }
 
   /**
    * The names shown on every page and view of the list that a pattern matches, read by their text in any markup
-   * (unlike {@link list}, which needs a table or a list): an element's whole text, or one of its own texts beside
-   * other elements, as {@link row} finds a name.
+   * (unlike {@link list}, which needs a table or a list), as {@link row} finds a name ({@link namesHere}).
    *
    * @param pattern the pattern, anchored at the start
    * @returns each name once, spaces collapsed
@@ -256,11 +247,7 @@ export class TokenList {
   async namesLike(pattern: RegExp): Promise<string[]> {
     const names = new Set<string>();
     await everyView(this.page, async () => {
-      const texts = await this.page.getByText(pattern).filter({ visible: true }).evaluateAll((elements) =>
-        elements.flatMap((element) => [element, ...[...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)])
-          .map((node) => node.textContent ?? '')
-      );
-      for (const name of texts.map((text) => text.replace(/\s+/g, ' ').trim())) if (pattern.test(name)) names.add(name);
+      for (const name of await namesHere(this.page, pattern)) names.add(name);
       return false;
     });
     return [...names];

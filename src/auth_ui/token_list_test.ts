@@ -694,3 +694,53 @@ test('a list that grows at once as a box in the page is scrolled is read to its 
   await readToItsEnd(page);
   await page.close();
 });
+
+const ALPHA = 'nightly build for the team alpha';
+const BETA = 'nightly build for the team beta';
+const GAMMA = 'contract-test run=20261207T1100Z-ab12 at=20261207T110000Z scopes both';
+
+// Two names that begin alike, cut short alike, the whole names in a cell's tooltip and in an item's Bootstrap 5
+// tooltip; one cut in its middle with three full stops, whole in an `aria-label` (in a cell, after an icon with a
+// tooltip of its own); a name holding an ellipsis, shown whole.
+const MARKUPS: [string, string][] = [
+  [
+    "a table, the whole names in the cells' title",
+    `<table><tr><th>Name</th><th>Status</th><th></th></tr>
+      <tr><td title="${ALPHA}">nightly build for t…</td><td>Active</td><td><button>Revoke</button></td></tr>
+      <tr><td title="${BETA}">nightly build for t…</td><td>Revoked</td><td></td></tr>
+      <tr><td><i class="icon-star" title="Both scopes"></i> <span aria-label="${GAMMA}">contract-test run=...scopes both</span></td><td>Active</td><td><button>Revoke</button></td></tr>
+      <tr><td>Wait… what</td><td>Active</td><td><button>Revoke</button></td></tr></table>`,
+  ],
+  [
+    'a list, the whole names in a tooltip moved by its script',
+    `<ul title="Your tokens"><li><span data-bs-original-title="${ALPHA}">nightly build for t…</span> <button>Revoke</button></li>
+      <li><span data-bs-original-title="${BETA}">nightly build for t…</span> <span>Revoked</span></li>
+      <li><span aria-label="${GAMMA}">contract-test run=...scopes both</span> <button>Revoke</button></li>
+      <li>Wait… what <button>Revoke</button></li></ul>`,
+  ],
+];
+
+for (const [kind, markup] of MARKUPS) {
+  test(`names cut short with the whole name in an attribute are found, listed and read whole: ${kind}`, async () => {
+    const page = await pageWith(markup);
+    const list = new TokenList(page);
+    assert.deepEqual(await list.list(), [
+      { name: ALPHA, revoked: false },
+      { name: BETA, revoked: true },
+      { name: GAMMA, revoked: false },
+      { name: 'Wait… what', revoked: false },
+    ]);
+    for (const name of [ALPHA, BETA, GAMMA, 'Wait… what']) {
+      assert.equal(await list.row(name).count(), 1, `one entry for ${name}`);
+      assert.equal(await list.showsExactly(name), true, `${name} is shown exactly`);
+    }
+    assert.equal(await list.countAll(list.active(ALPHA)), 1);
+    assert.equal(await list.countAll(list.active(BETA)), 0);
+    assert.equal(await list.isRevoked(BETA), true);
+    assert.equal(await list.isRevoked(ALPHA), false);
+    assert.equal(await list.row('nightly build for the team').count(), 0, 'a name that only begins the whole name is not found');
+    assert.equal(await list.showsExactly(ALPHA.replace(' ', '  ')), false, 'spaces are not collapsed for exactness');
+    assert.deepEqual(await list.namesLike(/^nightly|^contract-test/), [ALPHA, BETA, GAMMA], 'the whole names, never a cut text');
+    await page.close();
+  });
+}

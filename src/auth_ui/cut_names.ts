@@ -1,0 +1,58 @@
+/**
+ * Names a list shows cut short (`contract-test run=2026…`, `contract…d ab12`) with the whole name in an attribute
+ * (a tooltip's `title`, an `aria-label`): how the page objects find an entry by its whole name and read the whole
+ * name back. A name cut by a stylesheet (`text-overflow: ellipsis`) is whole in the page's text and needs none of this.
+ */
+
+/**
+ * The attributes that give an element's text whole when it shows it cut short: a tooltip's `title` (Bootstrap's
+ * tooltips move it to `data-bs-original-title`, `data-original-title` before version 5) and an `aria-label`.
+ */
+const WHOLE_TEXT_ATTRIBUTES = ['title', 'aria-label', 'data-bs-original-title', 'data-original-title'];
+
+/** The marks that stand for what was cut out of a text: an ellipsis, or three full stops. */
+const ELLIPSIS = /…|\.\.\./;
+
+/** The XPath condition that an element's text holds an ellipsis (or three full stops). */
+const HOLDS_ELLIPSIS = 'contains(., "…") or contains(., "...")';
+
+/** The XPath step, from an element, to its attributes that may give its text whole ({@link WHOLE_TEXT_ATTRIBUTES}). */
+const WHOLE_TEXT = `@*[${WHOLE_TEXT_ATTRIBUTES.map((name) => `name()="${name}"`).join(' or ')}]`;
+
+/**
+ * The XPath condition that an element shows a text cut short and gives it whole in one of its attributes
+ * ({@link WHOLE_TEXT_ATTRIBUTES}): its text holds an ellipsis, and the attribute, spaces collapsed, is the text.
+ *
+ * @param literal the whole text, as an XPath string literal with its spaces collapsed
+ * @returns the condition
+ */
+export function givesWhole(literal: string): string {
+  return `(${HOLDS_ELLIPSIS}) and ${WHOLE_TEXT}[normalize-space(.)=${literal}]`;
+}
+
+/** The elements of the page that show a text cut short and give a whole text in an attribute. */
+export const CUT_SHORT = `xpath=//body//*[${WHOLE_TEXT}][${HOLDS_ELLIPSIS}]`;
+
+/**
+ * The XPath expression, read as a string from an element or a text, of the whole text given for its first text that
+ * holds an ellipsis, by the element around that text or the nearest one around it: the whole name of a cell, an
+ * item or a text that shows it cut short. Empty when no text holds an ellipsis or no attribute gives a whole text.
+ */
+export const WHOLE_OF_CUT_TEXT = `string(((descendant-or-self::text()[${HOLDS_ELLIPSIS}])[1]/ancestor::*/${WHOLE_TEXT})[last()])`;
+
+/**
+ * The name an element shows: the whole text an attribute gives, when the element's text is that text cut short (it
+ * holds an ellipsis, and what stands before the first and after the last begins and ends the whole text, spaces
+ * collapsed); else the text itself.
+ *
+ * @param shown the element's text
+ * @param whole the whole text an attribute gives (`''` when none does)
+ * @returns the attribute's text, trimmed, or the text as given
+ */
+export function shownName(shown: string, whole: string): string {
+  const [text, full] = [shown, whole].map((value) => value.replace(/\s+/g, ' ').trim()) as [string, string];
+  if (!ELLIPSIS.test(text)) return shown;
+  const parts = text.split(ELLIPSIS).map((part) => part.trim());
+  const [first, last] = [parts[0] ?? '', parts.at(-1) ?? ''];
+  return full.length > parts.join('').length && full.startsWith(first) && full.endsWith(last) ? whole.trim() : shown;
+}
