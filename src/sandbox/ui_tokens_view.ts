@@ -10,6 +10,9 @@ import type { UiStyle } from './ui_variants.ts';
 /** How many tokens a list split into pages shows on each, or loads at a time (`pages` other than `'one'`). */
 const PAGE_SIZE = 5;
 
+/** How many characters of a longer name a list that cuts names short (`names: 'cut'`) shows before its ellipsis. */
+const CUT_AT = 24;
+
 /** The choices of a filter offered as links (`revokedIn: 'filter-links'`), by their `?status=`; Active when none is asked for. */
 const FILTERS = { active: 'Active', all: 'All', revoked: 'Revoked' } as const;
 
@@ -61,6 +64,12 @@ export function tokensView(
         style.labels === 'decorated' ? `Revoke the token “${t.name}”` : undefined,
       )
       : '';
+  // A long name cut short by the server, the whole name in the tooltip of the part that shows it.
+  const nameOf = (t: TokenRecord) => {
+    const characters = [...t.name];
+    if (style.names === 'whole' || characters.length <= CUT_AT) return t.name;
+    return html`<span title="${t.name}">${characters.slice(0, CUT_AT).join('')}…</span>`;
+  };
   const about = (t: TokenRecord) => html`<span class="muted">for ${t.serviceIds.join(', ')}, since ${when(t.createdAt)}</span>`;
   // A table with the name first, or with the creation date first.
   const tableOf = (shown: readonly TokenRecord[], dateFirst: boolean) => {
@@ -69,7 +78,7 @@ export function tokensView(
       'Permanent tokens',
       [...order('Name', 'Created'), 'Scopes', 'Status', html`<span class="muted">Actions</span>`],
       shown.map((t) =>
-        html`<tr>${order(html`<td class="name">${t.name}</td>`, html`<td>${when(t.createdAt)}</td>`)}<td>${
+        html`<tr>${order(html`<td class="name">${nameOf(t)}</td>`, html`<td>${when(t.createdAt)}</td>`)}<td>${
           t.serviceIds.join(', ')
         }</td><td>${status(t)}</td><td>${revoke(t)}</td></tr>`
       ),
@@ -82,7 +91,7 @@ export function tokensView(
       // The name is the item's own text, before the elements that follow it.
       list: () =>
         html`<ul class="token-list" aria-label="Permanent tokens">${
-          shown.map((t) => html`<li>${t.name} ${about(t)} ${status(t)} ${revoke(t)}</li>`)
+          shown.map((t) => html`<li>${nameOf(t)} ${about(t)} ${status(t)} ${revoke(t)}</li>`)
         }</ul>`,
       // Plain boxes with no list semantics: the name and status in one part, the Revoke control in another.
       cards: () =>
@@ -90,7 +99,7 @@ export function tokensView(
           shown.map((t) =>
             html`
               <div class="token-card">
-                <div class="token-card-head"><h3>${t.name}</h3>${status(t)}</div>
+                <div class="token-card-head"><h3>${nameOf(t)}</h3>${status(t)}</div>
                 <div class="token-card-foot">${about(t)}${revoke(t)}</div>
               </div>
             `

@@ -2,9 +2,10 @@
  * Alternative UIs of the sandbox (test mode), for showing that the contract
  * suite relies only on what contract 5.3 documents. Every variant keeps the
  * documented labels and steps; everything the contract leaves open differs:
- * markup of controls, dialogs, the Scope field, lists and their pages, the displayed value, the confirmation,
- * the case the markup writes the labels in, the login form's wording, kind,
- * pages and way in, and whether the service asks to log in again.
+ * markup of controls, dialogs, the Scope field, lists and their pages, long
+ * names (whole or cut short), the displayed value, the confirmation, the case
+ * the markup writes the labels in, the login form's wording, kind, pages and
+ * way in, and whether the service asks to log in again.
  */
 
 /** How one UI renders what the contract leaves open. */
@@ -29,6 +30,11 @@ export interface UiStyle {
    * plain boxes without list semantics (the name in a heading).
    */
   readonly list: 'table' | 'dated-table' | 'list' | 'cards';
+  /**
+   * How the list shows a long name: whole, or cut short by the server to its first characters and an ellipsis, the
+   * whole name in the tooltip (`title`) of the part that shows it.
+   */
+  readonly names: 'whole' | 'cut';
   /** How an entry shows its token's state: a word ("Active", "Revoked"), or an icon named only by its `aria-label` and `title`. */
   readonly status: 'word' | 'icon';
   /**
@@ -94,6 +100,7 @@ const OWN_UI: UiStyle = {
   form: 'dialog',
   value: 'labelled',
   list: 'table',
+  names: 'whole',
   status: 'word',
   revokedIn: 'list',
   pages: 'one',
@@ -124,6 +131,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'page',
     value: 'sentence',
     list: 'list',
+    names: 'whole',
     status: 'word',
     revokedIn: 'collapsed',
     pages: 'paged',
@@ -145,6 +153,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'panel',
     value: 'input',
     list: 'dated-table',
+    names: 'cut',
     status: 'icon',
     revokedIn: 'list',
     pages: 'more',
@@ -166,6 +175,7 @@ export const UI_VARIANTS: readonly UiStyle[] = [
     form: 'role-dialog',
     value: 'pre',
     list: 'cards',
+    names: 'whole',
     status: 'word',
     revokedIn: 'hidden',
     pages: 'one',

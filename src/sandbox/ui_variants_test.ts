@@ -4,6 +4,8 @@ import { createSandbox } from './mod.ts';
 import { UI_VARIANTS, type UiVariant } from './ui_variants.ts';
 
 const ORIGIN = 'http://127.0.0.1:8787';
+/** A name longer than a list that cuts names short shows (24 characters). */
+const LONG = 'seventh, whose name is longer than a list shows';
 
 async function session(uiVariant: UiVariant) {
   const parts = createSandbox({ testMode: true, uiVariant });
@@ -16,8 +18,8 @@ async function session(uiVariant: UiVariant) {
     body: new URLSearchParams({ username: env.SLICER_USERNAME, password: env.SLICER_PASSWORD }),
   });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  // Six tokens: more than a list in parts shows at once.
-  const issued = ['listed', 'second', 'third', 'fourth', 'fifth', 'sixth'].map((name) =>
+  // Seven tokens: more than a list in parts shows at once; the last one's name longer than a list may show.
+  const issued = ['listed', 'second', 'third', 'fourth', 'fifth', 'sixth', LONG].map((name) =>
     parts.store.issuePermanent(env.SLICER_USERNAME, name, [env.SLICER_SERVICE_ID])
   );
   // The first revoked: a variant shows it in a part of its own.
@@ -51,6 +53,10 @@ describe('UI variants keep the documented labels and change everything else', ()
         `variant ${variant}: a way back from the second page`,
       );
       assert.equal(list.includes('<button type="button" data-more="?page=2">Load more</button>'), style.pages === 'more');
+      // The newest token, with the long name, is on the second part of a list in parts (the first of a list in one).
+      const cut = second.includes(`<span title="${LONG}">seventh, whose name is l…</span>`);
+      assert.equal(cut, style.names === 'cut', `variant ${variant}: a long name cut short, whole in its tooltip`);
+      assert.equal(new RegExp(`>${LONG} ?<`).test(second), style.names === 'whole', `variant ${variant}: a long name whole`);
       const onSight =
         /<div class="scroll-box"><ul class="token-list".*<\/ul> <p class="muted" data-more="\?status=all&amp;page=2" data-on-sight>/s;
       const all = await (await get('/security/tokens?status=all', cookie)).text();
