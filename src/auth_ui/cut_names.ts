@@ -27,7 +27,8 @@ const WHOLE_TEXT = `@*[${WHOLE_TEXT_ATTRIBUTES.map((name) => `name()="${name}"`)
  * @returns the condition
  */
 export function givesWhole(literal: string): string {
-  return `(${HOLDS_ELLIPSIS}) and ${WHOLE_TEXT}[normalize-space(.)=${literal}]`;
+  // The attribute first: XPath leaves the right side of `and` out when the left is false, and most elements have none.
+  return `${WHOLE_TEXT}[normalize-space(.)=${literal}] and (${HOLDS_ELLIPSIS})`;
 }
 
 /** The elements of the page that show a text cut short and give a whole text in an attribute. */
