@@ -30,7 +30,8 @@ async function textsOf(elements: Locator): Promise<[text: string, whole: string]
  *
  * @param page the page
  * @param pattern the pattern
- * @returns the names, spaces collapsed, in the page's order (a name as often as it shows)
+ * @returns the names, spaces collapsed: those the text gives, in the page's order, then those given whole, a name as
+ *   often as it shows
  */
 export async function namesHere(page: Page, pattern: RegExp): Promise<string[]> {
   const texts = await textsOf(page.getByText(pattern).filter({ visible: true }));
