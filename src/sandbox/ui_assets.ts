@@ -169,9 +169,10 @@ if (loginApp) {
   $('login-submit').addEventListener('click', submit);
   loginApp.addEventListener('keydown', (event) => { if (event.key === 'Enter') submit(); });
 }
-// Revoke buttons, those that "Load more" adds included.
+// Revoke buttons, those that "Load more" adds included, and those a web component shows (where the click's target
+// is the component: the element clicked is the first of its path).
 document.addEventListener('click', async (event) => {
-  const button = event.target.closest('button[data-revoke]');
+  const button = event.composedPath()[0].closest?.('button[data-revoke]');
   if (!button) return;
   if (!(await ask(button.dataset.confirm))) return;
   const response = await json(button.dataset.revoke);
