@@ -15,6 +15,7 @@ import { listen } from '../src/sandbox/serve.ts';
 import type { Violation } from '../src/sandbox/store.ts';
 import { accountMenu } from '../src/testing/menu_scripts.ts';
 import { runProcess, runTs } from '../src/testing/processes.ts';
+import { SHADOW_LIST } from '../src/testing/shadow_list.ts';
 import { runSuite } from './run_suite.ts';
 import { scratchDir } from '../src/testing/scratch.ts';
 
@@ -288,6 +289,25 @@ describe('a live UI in ways the contract leaves open', { concurrency: 1 }, () =>
       assert.equal(result.exitCode, 0, result.messages);
       assert.equal(result.passed, 1);
       assert.match(result.output, /^ {2}✔ 5\.3 creating step 1 · rule · 1\/1 · 0 · 0 · 0$/m);
+    } finally {
+      await proxy.close();
+      await service.close();
+    }
+  });
+
+  // A token list that a web component shows in its open shadow root: the suite creates, finds and revokes there.
+  test("a token list inside a web component's shadow root: the creating and revoking steps pass, nothing is left active", async () => {
+    const service = await startSandbox({ testMode: true });
+    const proxy = await scriptedProxy(service, SHADOW_LIST);
+    try {
+      const result = await runSuite(['--project', 'ui', '--grep', 'creating, steps 1|revoking, steps 1'], {
+        live: { ...service.env, SLICER_AUTH_URL: proxy.origin },
+      });
+      assert.equal(result.exitCode, 0, result.messages);
+      assert.equal(result.passed, 3, 'the login and both tests');
+      const permanent = service.store.list(service.env.SLICER_USERNAME, 'permanent');
+      assert.ok(permanent.length >= 2, 'tokens were created through the UI');
+      assert.deepEqual(permanent.filter((t) => t.revokedAt === undefined).map((t) => t.name), []);
     } finally {
       await proxy.close();
       await service.close();
