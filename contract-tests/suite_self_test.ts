@@ -278,62 +278,60 @@ function scriptedProxy(service: Awaited<ReturnType<typeof startSandbox>>, script
   });
 }
 
+/**
+ * Runs the suite against a sandbox behind {@link scriptedProxy}, as a live target.
+ *
+ * @param script what changes the sandbox's UI
+ * @param args Playwright's arguments (projects, grep)
+ * @returns the run, how many permanent tokens it created, and the names of those left active
+ */
+async function runOnScriptedUi(script: string, args: string[]) {
+  const service = await startSandbox({ testMode: true });
+  const proxy = await scriptedProxy(service, script);
+  try {
+    const result = await runSuite(args, { live: { ...service.env, SLICER_AUTH_URL: proxy.origin } });
+    const permanent = service.store.list(service.env.SLICER_USERNAME, 'permanent');
+    return { result, created: permanent.length, active: permanent.filter((t) => t.revokedAt === undefined).map((t) => t.name) };
+  } finally {
+    await proxy.close();
+    await service.close();
+  }
+}
+
 describe('a live UI in ways the contract leaves open', { concurrency: 1 }, () => {
   // "Tokens and sessions" in an account menu that mounts its items only once opened: the login step shows it from
   // there, as every UI test's steps do, instead of failing the whole browser part.
   test('"Tokens and sessions" in a menu mounting its items once opened: the login step passes', async () => {
-    const service = await startSandbox({ testMode: true });
-    const proxy = await scriptedProxy(service, accountMenu(true));
-    try {
-      const result = await runSuite(['--project', 'setup'], { live: { ...service.env, SLICER_AUTH_URL: proxy.origin } });
-      assert.equal(result.exitCode, 0, result.messages);
-      assert.equal(result.passed, 1);
-      assert.match(result.output, /^ {2}✔ 5\.3 creating step 1 · rule · 1\/1 · 0 · 0 · 0$/m);
-    } finally {
-      await proxy.close();
-      await service.close();
-    }
+    const { result } = await runOnScriptedUi(accountMenu(true), ['--project', 'setup']);
+    assert.equal(result.exitCode, 0, result.messages);
+    assert.equal(result.passed, 1);
+    assert.match(result.output, /^ {2}✔ 5\.3 creating step 1 · rule · 1\/1 · 0 · 0 · 0$/m);
   });
 
   // A token list that a web component shows in its open shadow root: the suite creates, finds and revokes there.
   test("a token list inside a web component's shadow root: the creating and revoking steps pass, nothing is left active", async () => {
-    const service = await startSandbox({ testMode: true });
-    const proxy = await scriptedProxy(service, SHADOW_LIST);
-    try {
-      const result = await runSuite(['--project', 'ui', '--grep', 'creating, steps 1|revoking, steps 1'], {
-        live: { ...service.env, SLICER_AUTH_URL: proxy.origin },
-      });
-      assert.equal(result.exitCode, 0, result.messages);
-      assert.equal(result.passed, 3, 'the login and both tests');
-      const permanent = service.store.list(service.env.SLICER_USERNAME, 'permanent');
-      assert.ok(permanent.length >= 2, 'tokens were created through the UI');
-      assert.deepEqual(permanent.filter((t) => t.revokedAt === undefined).map((t) => t.name), []);
-    } finally {
-      await proxy.close();
-      await service.close();
-    }
+    const { result, created, active } = await runOnScriptedUi(SHADOW_LIST, [
+      '--project',
+      'ui',
+      '--grep',
+      'creating, steps 1|revoking, steps 1',
+    ]);
+    assert.equal(result.exitCode, 0, result.messages);
+    assert.equal(result.passed, 3, 'the login and both tests');
+    assert.ok(created >= 2, 'tokens were created through the UI');
+    assert.deepEqual(active, []);
   });
 
   // The contract documents no way out of the creation form: the tests that leave it without creating pass on a form
   // that offers no Cancel, and create nothing.
   test('a creation form without Cancel: the tests that leave it pass, and nothing is left active', async () => {
-    const service = await startSandbox({ testMode: true });
-    const proxy = await scriptedProxy(
-      service,
+    const { result, active } = await runOnScriptedUi(
       "document.addEventListener('DOMContentLoaded', () => document.getElementById('token-cancel')?.remove());",
+      ['--project', 'ui', '--grep', 'incorrect scope creates nothing|200-character name'],
     );
-    try {
-      const result = await runSuite(['--project', 'ui', '--grep', 'incorrect scope creates nothing|200-character name'], {
-        live: { ...service.env, SLICER_AUTH_URL: proxy.origin },
-      });
-      assert.equal(result.exitCode, 0, result.messages);
-      assert.equal(result.passed, 3, 'the login and both tests');
-      const permanent = service.store.list(service.env.SLICER_USERNAME, 'permanent');
-      assert.deepEqual(permanent.filter((t) => t.revokedAt === undefined).map((t) => t.name), []);
-    } finally {
-      await proxy.close();
-      await service.close();
-    }
+    assert.equal(result.exitCode, 0, result.messages);
+    assert.equal(result.passed, 3, 'the login and both tests');
+    assert.deepEqual(active, []);
   });
 });
 
