@@ -4,12 +4,12 @@
  * symbols; in its accessible name, its text, or what it shows once words
  * hidden from sight and icons' words are set aside),
  * clicked until what they open shows, or in their own page what they open in a new one; toggles pressed by their labels;
- * the elements that show a given text; the error a page shows;
+ * the error a page shows;
  * and the marking of secrets on a page so that failure screenshots mask them.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { within } from './alternatives.ts';
-import { labelled, seesOnly, showsText } from './label_match.ts';
+import { labelled, seesOnly } from './label_match.ts';
 
 /** Marks an element as holding a secret, so failure screenshots mask it. */
 export const SECRET_ATTRIBUTE = 'data-slicer-secret';
@@ -143,20 +143,6 @@ export function textControls(scope: Page | Locator, name: RegExp): Locator {
  */
 export function shownAs(scope: Page | Locator, selector: string, label: string): Locator {
   return scope.locator(selector).locator(`xpath=self::*[${seesOnly(label)}]`);
-}
-
-/**
- * Elements that show a text ({@link showsText}), found by XPath in the page's body; and in web components (custom
- * elements), whose open shadow roots XPath does not enter, those whose whole text it is, found by Playwright's text
- * engine, which does: only there, as it costs twice the XPath's time over a page of 3000 rows.
- *
- * @param page the page
- * @param text the text
- * @returns the locator
- */
-export function showing(page: Page, text: string): Locator {
-  const inComponents = page.locator('xpath=//body//*[contains(local-name(), "-")]').getByText(text, { exact: true });
-  return page.locator(`xpath=//body//*[not(self::script or self::style)][${showsText(text)}]`).or(inComponents);
 }
 
 /** Words an error message uses, for a UI that shows its error as plain text. */

@@ -8,8 +8,9 @@
  * the page or in a web component's open shadow root.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { CLICK_MS, control, errorSaid, markSecrets, showing, shownAs, shownError, visibleNow } from './controls.ts';
+import { CLICK_MS, control, errorSaid, markSecrets, shownAs, shownError, visibleNow } from './controls.ts';
 import { escapeRegExp, labelled } from './label_match.ts';
+import { showing } from './shown_text.ts';
 
 /** One choice of a `<select>`: its value, and its text with spaces collapsed. */
 interface Choice {

@@ -7,7 +7,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 import { anyOf } from './alternatives.ts';
-import { everyControl, loaded, showing, visibleNow } from './controls.ts';
+import { everyControl, loaded, visibleNow } from './controls.ts';
 import { showsText } from './label_match.ts';
 import * as marks from './list_marks.ts';
 import { namesHere, showsName } from './list_names.ts';
@@ -15,6 +15,7 @@ import { type ListedToken, revokeControls, tokensHere } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
 import { everyView } from './list_views.ts';
 import { keptInMenu, mayMount, withoutControl } from './menus.ts';
+import { showing } from './shown_text.ts';
 
 /** The token list of the page showing. */
 export class TokenList {

@@ -719,6 +719,13 @@ const MARKUPS: [string, string][] = [
       <li>Wait… what <button>Revoke</button></li></ul>`,
   ],
 ];
+// The table again, in a web component's open shadow root, where XPath does not go.
+MARKUPS.push([
+  "a web component's shadow root holding the table",
+  `<token-table></token-table><script>customElements.define('token-table', class extends HTMLElement {
+    connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = ${JSON.stringify(MARKUPS[0]?.[1])}; }
+  });</script>`,
+]);
 
 for (const [kind, markup] of MARKUPS) {
   test(`names cut short with the whole name in an attribute are found, listed and read whole: ${kind}`, async () => {
@@ -741,6 +748,7 @@ for (const [kind, markup] of MARKUPS) {
     assert.equal(await list.row('nightly build for the team').count(), 0, 'a name that only begins the whole name is not found');
     assert.equal(await list.showsExactly(ALPHA.replace(' ', '  ')), false, 'spaces are not collapsed for exactness');
     assert.deepEqual(await list.namesLike(/^nightly|^contract-test/), [ALPHA, BETA, GAMMA], 'the whole names, never a cut text');
+    assert.deepEqual(await list.namesLike(/^nightly build for the team/), [ALPHA, BETA], 'a pattern that only the whole names match');
     await page.close();
   });
 }
