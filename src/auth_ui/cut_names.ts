@@ -3,7 +3,7 @@
  * (a tooltip's `title`, an `aria-label`): how the page objects find an entry by its whole name and read the whole
  * name back. A name cut by a stylesheet (`text-overflow: ellipsis`) is whole in the page's text and needs none of this.
  */
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /**
  * The attributes that give an element's text whole when it shows it cut short: a tooltip's `title` (Bootstrap's
@@ -32,9 +32,6 @@ export function givesWhole(literal: string): string {
   return `${WHOLE_TEXT}[normalize-space(.)=${literal}] and (${HOLDS_ELLIPSIS})`;
 }
 
-/** The elements of the page that show a text cut short and give a whole text in an attribute. */
-export const CUT_SHORT = `xpath=//body//*[${WHOLE_TEXT}][${HOLDS_ELLIPSIS}]`;
-
 /**
  * Elements that show a text cut short and give it whole in an attribute, found by CSS, which Playwright takes into
  * open shadow roots (where XPath does not go): the attribute exactly the text.
@@ -43,7 +40,7 @@ export const CUT_SHORT = `xpath=//body//*[${WHOLE_TEXT}][${HOLDS_ELLIPSIS}]`;
  * @param text the whole text; none, for every text given whole
  * @returns the locator
  */
-export function cutShortIn(scope: Locator, text?: string): Locator {
+export function cutShortIn(scope: Page | Locator, text?: string): Locator {
   const value = text === undefined ? '' : `="${text.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ')}"`;
   return scope.locator(WHOLE_TEXT_ATTRIBUTES.map((name) => `[${name}${value}]`).join(', ')).filter({ hasText: ELLIPSIS });
 }

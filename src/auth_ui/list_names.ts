@@ -3,8 +3,7 @@
  * where the text cuts them short ({@link shownName}).
  */
 import type { Locator, Page } from '@playwright/test';
-import { CUT_SHORT, cutShortIn, shownName, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
-import { COMPONENTS } from './shown_text.ts';
+import { cutShortIn, shownName, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
 
 /**
  * What some elements show: each element's whole text and each of its own texts beside other elements, with the whole
@@ -37,7 +36,7 @@ async function textsOf(elements: Locator): Promise<[text: string, whole: string]
 export async function namesHere(page: Page, pattern: RegExp): Promise<string[]> {
   const texts = await textsOf(page.getByText(pattern).filter({ visible: true }));
   // An element that gives a whole text and holds more than that text cut short (the list around some names) gives none.
-  const wholes = (await textsOf(page.locator(CUT_SHORT).or(cutShortIn(page.locator(COMPONENTS))).filter({ visible: true })))
+  const wholes = (await textsOf(cutShortIn(page).filter({ visible: true })))
     .filter(([text, whole]) => shownName(text, whole) !== text);
   return [...texts, ...wholes].map(([text, whole]) => shownName(text, whole).replace(/\s+/g, ' ').trim())
     .filter((name) => pattern.test(name));

@@ -11,7 +11,7 @@ import { showsText } from './label_match.ts';
  * that go into shadow roots, which cost more than XPath (Playwright's text engine over the whole page took twice the
  * XPath's time on a page of 3000 rows; over its components alone, what the XPath takes).
  */
-export const COMPONENTS = 'xpath=//body//*[contains(local-name(), "-")]';
+const COMPONENTS = 'xpath=//body//*[contains(local-name(), "-")]';
 
 /**
  * Elements that show a text ({@link showsText}), found by XPath in the page's body; and in web components, those whose
