@@ -53,6 +53,30 @@ export function cutShortIn(scope: Page | Locator, text?: string): Locator {
 export const WHOLE_OF_CUT_TEXT = `string(((descendant-or-self::text()[${HOLDS_ELLIPSIS}])[1]/ancestor::*/${WHOLE_TEXT})[last()])`;
 
 /**
+ * The XPath step, from a text or an element, to the nearest element around it that shows a text cut short and gives it
+ * whole in an attribute ({@link WHOLE_TEXT_ATTRIBUTES}): where a name's ellipsis is an element of its own
+ * (`nightly build for t<span>…</span>`), the element around the name's texts and the ellipsis.
+ */
+export const AROUND_CUT_TEXT = `ancestor::*[${WHOLE_TEXT}][${HOLDS_ELLIPSIS}][1]`;
+
+/** A text read in the page, with the whole text an attribute gives for it ({@link WHOLE_OF_CUT_TEXT}; `''` when none). */
+export type ShownText = readonly [text: string, whole: string];
+
+/**
+ * The name a text shows: the name the element around it shows ({@link AROUND_CUT_TEXT}), when that is a name cut short
+ * ({@link shownName}); else the text's own.
+ *
+ * @param own the text
+ * @param around the text of the element around it, where there is one
+ * @returns the name, as {@link shownName} gives it
+ */
+export function nameIn(own: ShownText, around?: ShownText): string {
+  const name = around && shownName(...around);
+  if (name !== undefined && name !== around?.[0]) return name;
+  return shownName(...own);
+}
+
+/**
  * The name an element shows: the whole text an attribute gives, when the element's text is that text cut short (it
  * holds an ellipsis, and what stands before the first and after the last begins and ends the whole text, spaces
  * collapsed); else the text itself.

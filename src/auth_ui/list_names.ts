@@ -3,24 +3,27 @@
  * where the text cuts them short ({@link shownName}).
  */
 import type { Locator, Page } from '@playwright/test';
-import { cutShortIn, shownName, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
+import { AROUND_CUT_TEXT, cutShortIn, nameIn, shownName, type ShownText, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
 
 /**
  * What some elements show: each element's whole text and each of its own texts beside other elements, with the whole
- * text an attribute gives where it is cut short ({@link WHOLE_OF_CUT_TEXT}).
+ * text an attribute gives where it is cut short ({@link WHOLE_OF_CUT_TEXT}), and the same for the element around it
+ * where that shows a text cut short, its ellipsis an element of its own ({@link AROUND_CUT_TEXT}).
  *
  * @param elements the elements
- * @returns each text with its whole text (`''` when no attribute gives one)
+ * @returns each text, with the element's around it where there is one
  */
-async function textsOf(elements: Locator): Promise<[text: string, whole: string][]> {
+async function textsOf(elements: Locator): Promise<[own: ShownText, around?: ShownText][]> {
   return await elements.evaluateAll(
-    (elements, wholeOf) =>
+    (elements, [wholeOf, aroundOf]) =>
       elements.flatMap((element) => [element, ...[...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)])
-        .map((node): [string, string] => [
-          node.textContent ?? '',
-          document.evaluate(wholeOf, node, null, XPathResult.STRING_TYPE, null).stringValue,
-        ]),
-    WHOLE_OF_CUT_TEXT,
+        .map((node) =>
+          [node, document.evaluate(aroundOf, node, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue]
+            .flatMap((shown): ShownText[] =>
+              shown ? [[shown.textContent ?? '', document.evaluate(wholeOf, shown, null, XPathResult.STRING_TYPE, null).stringValue]] : []
+            ) as [ShownText, ShownText?]
+        ),
+    [WHOLE_OF_CUT_TEXT, AROUND_CUT_TEXT] as const,
   );
 }
 
@@ -37,8 +40,8 @@ export async function namesHere(page: Page, pattern: RegExp): Promise<string[]> 
   const texts = await textsOf(page.getByText(pattern).filter({ visible: true }));
   // An element that gives a whole text and holds more than that text cut short (the list around some names) gives none.
   const wholes = (await textsOf(cutShortIn(page).filter({ visible: true })))
-    .filter(([text, whole]) => shownName(text, whole) !== text);
-  return [...texts, ...wholes].map(([text, whole]) => shownName(text, whole).replace(/\s+/g, ' ').trim())
+    .filter(([[text, whole]]) => shownName(text, whole) !== text);
+  return [...texts, ...wholes].map(([own, around]) => nameIn(own, around).replace(/\s+/g, ' ').trim())
     .filter((name) => pattern.test(name));
 }
 
@@ -52,5 +55,5 @@ export async function namesHere(page: Page, pattern: RegExp): Promise<string[]> 
  */
 export async function showsName(entries: Locator, name: string): Promise<boolean> {
   const texts = await textsOf(entries.locator('xpath=descendant-or-self::*'));
-  return texts.some(([text, whole]) => shownName(text.trim(), whole) === name);
+  return texts.some(([[text, whole], around]) => nameIn([text.trim(), whole], around) === name);
 }

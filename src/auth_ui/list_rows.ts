@@ -6,7 +6,7 @@
  */
 import type { ElementHandle, Locator, Page } from '@playwright/test';
 import { enabledControls } from './controls.ts';
-import { shownName, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
+import { AROUND_CUT_TEXT, nameIn, type ShownText, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
 import * as marks from './list_marks.ts';
 import { keptInMenu, mayMount } from './menus.ts';
 
@@ -58,7 +58,7 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
 
 /**
  * The tokens among rows: a table's name in the column headed "Name" (the first column when none is), a list item's its
- * first text; a name shown cut short, whole as an attribute gives it ({@link shownName}). One pass over the page, as a
+ * first text; a name shown cut short, whole as an attribute gives it ({@link nameIn}). One pass over the page, as a
  * locator per row would resolve the whole list again for each row.
  *
  * A row holding a closed menu that may mount a Revoke control is active unless it shows its token as revoked; such a row
@@ -71,7 +71,7 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
  */
 async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementHandle[]): Promise<ListedToken[]> {
   const read = await rows.evaluateAll(
-    (rows, [wholeOf, revokes, menus, revoked, icon, part, view, header, nav, banner, views]) => {
+    (rows, [wholeOf, aroundOf, revokes, menus, revoked, icon, part, view, header, nav, banner, views]) => {
       // (No named helpers: a TypeScript loader may wrap them in names the page does not have.)
       const [holders, menuHolders] = [revokes, menus].map((elements) => {
         const holders = new Set<Node>();
@@ -105,13 +105,20 @@ async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementH
         const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
         const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
         const shown = cell ?? first.singleNodeValue;
-        // The whole name an attribute gives, for a name shown cut short.
-        const whole = shown ? document.evaluate(wholeOf, shown, null, XPathResult.STRING_TYPE, null).stringValue : '';
-        return [{ name: shown?.textContent?.trim() ?? '', whole, revoked: !active }];
+        // The element around it in the row that shows a name cut short, its ellipsis an element of its own.
+        const around = shown && document.evaluate(aroundOf, shown, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+        // The text of each, with the whole name an attribute gives where it is cut short.
+        const [own, cut] = [shown, around && row.contains(around) ? around : null].map((node): ShownText | undefined =>
+          node
+            ? [node.textContent?.trim() ?? '', document.evaluate(wholeOf, node, null, XPathResult.STRING_TYPE, null).stringValue]
+            : undefined
+        );
+        return [{ own: own ?? ['', ''], around: cut, revoked: !active }];
       });
     },
     [
       WHOLE_OF_CUT_TEXT,
+      AROUND_CUT_TEXT,
       revokes,
       menus,
       marks.REVOKED,
@@ -124,5 +131,5 @@ async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementH
       marks.VIEW_LINKS,
     ] as const,
   );
-  return read.map(({ name, whole, revoked }) => ({ name: shownName(name, whole), revoked }));
+  return read.map(({ own, around, revoked }) => ({ name: nameIn(own, around), revoked }));
 }

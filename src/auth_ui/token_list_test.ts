@@ -718,6 +718,13 @@ const MARKUPS: [string, string][] = [
       <li><span aria-label="${GAMMA}">contract-test run=...scopes both</span> <button>Revoke</button></li>
       <li>Wait… what <button>Revoke</button></li></ul>`,
   ],
+  [
+    'rows of boxes, each ellipsis an element of its own',
+    `<div role="list"><div role="listitem"><div title="${ALPHA}">nightly build for t<span class="dots">…</span></div><button>Revoke</button></div>
+      <div role="listitem"><div title="${BETA}">nightly build for t<span class="dots">…</span></div><span>Revoked</span></div>
+      <div role="listitem"><div aria-label="${GAMMA}">contract-test run=<i>...</i>scopes both</div><button>Revoke</button></div>
+      <div role="listitem"><div>Wait… what</div><button>Revoke</button></div></div>`,
+  ],
 ];
 // The table again, in a web component's open shadow root, where XPath does not go.
 MARKUPS.push([
