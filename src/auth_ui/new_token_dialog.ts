@@ -194,7 +194,12 @@ export class NewTokenDialog {
         ),
       value,
     );
-    if (!shown) throw new Error('Step 7/8: the value "Copy token value" copied is not the value the page displays');
+    if (!shown) {
+      throw new Error(
+        'Step 7/8: the value "Copy token value" copied is not the value the page displays (it must show whole, as a text or ' +
+          "a field's value, a password field's too: a value shown masked or cut short cannot be checked against the copy)",
+      );
+    }
     await markSecrets(this.page, [value]);
     return value;
   }

@@ -137,6 +137,9 @@ test('the copied value is found where the page shows it: a sentence that quotes 
   // A long value given places to break (`<wbr>`), or shown a part per element.
   pages.set('/split', `<p>Token: <code>tok-Ab<wbr>3d9-<span>Qx</span>7</code></p>${copying('tok-Ab3d9-Qx7')}`);
   pages.set('/split-short', `<p>Token: <code>tok-Ab<wbr>3d9-<span>Qx</span>7</code></p>${copying('tok-Ab3d9-Qx')}`);
+  // Masked as a password field masks it, the value is the field's; masked in the text, it is shown nowhere.
+  pages.set('/password-field', `<input type="password" readonly value="tok-Pw9">${copying('tok-Pw9')}`);
+  pages.set('/masked', `<p>Token: <code>tok-••••••</code> <button>Reveal</button></p>${copying('tok-Ab3d9')}`);
   const read = async (path: string) => {
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${server.port}${path}`);
@@ -144,7 +147,11 @@ test('the copied value is found where the page shows it: a sentence that quotes 
   };
   assert.equal(await read('/sentence'), 'tok-Ab3.d_9');
   assert.equal(await read('/component'), 'tok-Xy7');
-  assert.equal(await read('/short'), 'Step 7/8: the value "Copy token value" copied is not the value the page displays');
+  const notShown = 'Step 7/8: the value "Copy token value" copied is not the value the page displays (it must show whole, as a ' +
+    "text or a field's value, a password field's too: a value shown masked or cut short cannot be checked against the copy)";
+  assert.equal(await read('/short'), notShown);
   assert.equal(await read('/split'), 'tok-Ab3d9-Qx7');
-  assert.equal(await read('/split-short'), 'Step 7/8: the value "Copy token value" copied is not the value the page displays');
+  assert.equal(await read('/split-short'), notShown);
+  assert.equal(await read('/password-field'), 'tok-Pw9', "a password field's value, masked on screen");
+  assert.equal(await read('/masked'), notShown, 'a value masked in the text');
 });
