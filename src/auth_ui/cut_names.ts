@@ -53,11 +53,14 @@ export function cutShortIn(scope: Page | Locator, text?: string): Locator {
 export const WHOLE_OF_CUT_TEXT = `string(((descendant-or-self::text()[${HOLDS_ELLIPSIS}])[1]/ancestor::*/${WHOLE_TEXT})[last()])`;
 
 /**
- * The XPath step, from a text or an element, to the nearest element around it that shows a text cut short and gives it
- * whole in an attribute ({@link WHOLE_TEXT_ATTRIBUTES}): where a name's ellipsis is an element of its own
- * (`nightly build for t<span>…</span>`), the element around the name's texts and the ellipsis.
+ * What the page is given to find, from a text, the element around it that shows a name cut short, its ellipsis an
+ * element of its own (`nightly build for t<span>…</span>`), where it shows none in its own text: at most `levels`
+ * levels up, an element one of whose `attributes` ({@link WHOLE_TEXT_ATTRIBUTES}) holds the text, spaces collapsed,
+ * and whose text holds an `ellipsis` ({@link ELLIPSIS}'s source). The attribute is checked first: an element as high
+ * as the list (`<ul aria-label="Tokens">`) holds every name's text, and reading it for each name took seconds on a
+ * list of 3000.
  */
-export const AROUND_CUT_TEXT = `ancestor::*[${WHOLE_TEXT}][${HOLDS_ELLIPSIS}][1]`;
+export const AROUND_CUT_TEXT = { attributes: WHOLE_TEXT_ATTRIBUTES, ellipsis: ELLIPSIS.source, levels: 2 } as const;
 
 /** A text read in the page, with the whole text an attribute gives for it ({@link WHOLE_OF_CUT_TEXT}; `''` when none). */
 export type ShownText = readonly [text: string, whole: string];

@@ -15,14 +15,19 @@ import { AROUND_CUT_TEXT, cutShortIn, nameIn, shownName, type ShownText, WHOLE_O
  */
 async function textsOf(elements: Locator): Promise<[own: ShownText, around?: ShownText][]> {
   return await elements.evaluateAll(
-    (elements, [wholeOf, aroundOf]) =>
+    (elements, [wholeOf, cut]) =>
       elements.flatMap((element) => [element, ...[...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)])
-        .map((node) =>
-          [node, document.evaluate(aroundOf, node, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue]
-            .flatMap((shown): ShownText[] =>
-              shown ? [[shown.textContent ?? '', document.evaluate(wholeOf, shown, null, XPathResult.STRING_TYPE, null).stringValue]] : []
-            ) as [ShownText, ShownText?]
-        ),
+        .map((node) => {
+          const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+          let around: Element | null = null;
+          for (let up = node.parentElement, level = 0; text && up && !around && level < cut.levels; up = up.parentElement, level++) {
+            const holds = cut.attributes.some((name) => (up?.getAttribute(name) ?? '').replace(/\s+/g, ' ').includes(text));
+            if (holds && new RegExp(cut.ellipsis).test(up.textContent ?? '')) around = up;
+          }
+          return [node, around].flatMap((shown): ShownText[] =>
+            shown ? [[shown.textContent ?? '', document.evaluate(wholeOf, shown, null, XPathResult.STRING_TYPE, null).stringValue]] : []
+          ) as [ShownText, ShownText?];
+        }),
     [WHOLE_OF_CUT_TEXT, AROUND_CUT_TEXT] as const,
   );
 }

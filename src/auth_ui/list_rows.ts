@@ -4,7 +4,7 @@
  * "revoked" mark, a part titled "Revoked…"; no header row, no navigation's
  * or banner's item), their names and states.
  */
-import type { ElementHandle, Locator, Page } from '@playwright/test';
+import type { JSHandle, Locator, Page } from '@playwright/test';
 import { enabledControls } from './controls.ts';
 import { AROUND_CUT_TEXT, nameIn, type ShownText, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
 import * as marks from './list_marks.ts';
@@ -37,13 +37,16 @@ export function revokeControls(page: Page): Locator {
  * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
  */
 export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken[]> {
-  const revokes = await revokeControls(page).or(keptInMenu(page, 'Revoke')).elementHandles();
-  // A page with a Revoke control has no menu that may mount one: the look over the page is spared.
-  const menus = revokes.length > 0 ? [] : await mayMount(page, 'Revoke').elementHandles();
+  // Kept in the page, not as a handle each: a handle per control of a list of thousands took seconds to make and pass.
+  const found: Found = await page.evaluateHandle(() => ({ revokes: [], menus: [] }));
   try {
-    const entries = await tokensIn(rows, revokes, menus);
+    const revokes = await revokeControls(page).or(keptInMenu(page, 'Revoke'))
+      .evaluateAll((elements, found) => (found.revokes = elements).length, found);
+    // A page with a Revoke control has no menu that may mount one: the look over the page is spared.
+    if (revokes === 0) await mayMount(page, 'Revoke').evaluateAll((elements, found) => void (found.menus = elements), found);
+    const entries = await tokensIn(rows, found);
     const shown = page.getByText(marks.REVOKED_MARK).or(page.locator(marks.REVOKED_ICON));
-    if (entries.length === 0 && (revokes.length > 0 || (await shown.count()) > 0)) {
+    if (entries.length === 0 && (revokes > 0 || (await shown.count()) > 0)) {
       throw new Error(
         'The token list shows tokens (a Revoke control or a "Revoked" mark) but no table row or list item holds them, so its ' +
           'entries cannot be told apart without their names: listing needs a table or a list; creating, revoking by name and ' +
@@ -52,9 +55,12 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
     }
     return entries;
   } finally {
-    await Promise.all([...revokes, ...menus].map((handle) => handle.dispose()));
+    await found.dispose();
   }
 }
+
+/** The page's Revoke controls (a row's closed menu's too) and, where it has none, its closed menus that may mount one. */
+type Found = JSHandle<{ revokes: Element[]; menus: Element[] }>;
 
 /**
  * The tokens among rows: a table's name in the column headed "Name" (the first column when none is), a list item's its
@@ -65,23 +71,24 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
  * in a banner (`<header>`, `role=banner`: an account menu) is none.
  *
  * @param rows the table rows and list items of the page
- * @param revokes the page's Revoke controls
- * @param menus the page's closed menus that may mount one (see `mayMount`)
+ * @param found the page's Revoke controls and closed menus that may mount one (see `mayMount`)
  * @returns the tokens, in the page's order
  */
-async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementHandle[]): Promise<ListedToken[]> {
+async function tokensIn(rows: Locator, found: Found): Promise<ListedToken[]> {
   const read = await rows.evaluateAll(
-    (rows, [wholeOf, aroundOf, revokes, menus, revoked, icon, part, view, header, nav, banner, views]) => {
+    (rows, [wholeOf, cut, { revokes, menus }, revoked, icon, part, view, header, nav, banner, views]) => {
       // (No named helpers: a TypeScript loader may wrap them in names the page does not have.)
       const [holders, menuHolders] = [revokes, menus].map((elements) => {
         const holders = new Set<Node>();
         for (const element of elements) for (let node: Node | null = element; node; node = node.parentNode) holders.add(node);
         return holders;
       }) as [Set<Node>, Set<Node>];
-      // Whether the page shows a view titled "Revoked…", and whether a list's items lead to views: one look at the
-      // page and one per list, not one per row (a list of thousands of rows).
+      // Whether the page shows a view titled "Revoked…", whether a list's items lead to views and which column of a
+      // table is headed "Name": one look at the page, one per list and one per table, not one per row (a list of
+      // thousands of rows).
       const revokedView = document.evaluate(`boolean(${view})`, document, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;
       const viewLists = new Map<Node, boolean>();
+      const nameColumns = new Map<Element | null, number>();
       return rows.flatMap((row) => {
         const list = row.parentNode as Node;
         if (!viewLists.has(list)) {
@@ -100,27 +107,39 @@ async function tokensIn(rows: Locator, revokes: ElementHandle[], menus: ElementH
           if (!says && !active) return [];
         }
         const cells = [...row.querySelectorAll('td, th, [role=cell], [role=gridcell]')];
-        const headers = [...(row.closest('table, [role=table], [role=grid]')?.querySelectorAll('th, [role=columnheader]') ?? [])];
-        const column = headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? ''));
-        const cell = cells.length > 0 ? cells[Math.max(column, 0)] : undefined;
+        const table = row.closest('table, [role=table], [role=grid]');
+        if (!nameColumns.has(table)) {
+          const headers = [...(table?.querySelectorAll('th, [role=columnheader]') ?? [])];
+          nameColumns.set(table, headers.findIndex((header) => /^\s*name\s*$/i.test(header.textContent ?? '')));
+        }
+        const cell = cells.length > 0 ? cells[Math.max(nameColumns.get(table) as number, 0)] : undefined;
         const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
         const shown = cell ?? first.singleNodeValue;
-        // The element around it in the row that shows a name cut short, its ellipsis an element of its own.
-        const around = shown && document.evaluate(aroundOf, shown, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+        // A list item's first text: the element around it in the row that shows a name cut short, its ellipsis an
+        // element of its own.
+        const text = (shown?.textContent ?? '').replace(/\s+/g, ' ').trim();
+        let around: Element | null = null;
+        for (
+          let up = cell ? null : shown?.parentElement, level = 0;
+          text && up && up !== row && !around && level < cut.levels;
+          up = up.parentElement, level++
+        ) {
+          const holds = cut.attributes.some((name) => (up?.getAttribute(name) ?? '').replace(/\s+/g, ' ').includes(text));
+          if (holds && new RegExp(cut.ellipsis).test(up.textContent ?? '')) around = up;
+        }
         // The text of each, with the whole name an attribute gives where it is cut short.
-        const [own, cut] = [shown, around && row.contains(around) ? around : null].map((node): ShownText | undefined =>
+        const [own, aroundText] = [shown, around].map((node): ShownText | undefined =>
           node
             ? [node.textContent?.trim() ?? '', document.evaluate(wholeOf, node, null, XPathResult.STRING_TYPE, null).stringValue]
             : undefined
         );
-        return [{ own: own ?? ['', ''], around: cut, revoked: !active }];
+        return [{ own: own ?? ['', ''], around: aroundText, revoked: !active }];
       });
     },
     [
       WHOLE_OF_CUT_TEXT,
       AROUND_CUT_TEXT,
-      revokes,
-      menus,
+      found,
       marks.REVOKED,
       marks.REVOKED_ICON,
       marks.IN_TITLED_PART,

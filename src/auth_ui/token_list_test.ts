@@ -722,7 +722,7 @@ const MARKUPS: [string, string][] = [
     'rows of boxes, each ellipsis an element of its own',
     `<div role="list"><div role="listitem"><div title="${ALPHA}">nightly build for t<span class="dots">…</span></div><button>Revoke</button></div>
       <div role="listitem"><div title="${BETA}">nightly build for t<span class="dots">…</span></div><span>Revoked</span></div>
-      <div role="listitem"><div aria-label="${GAMMA}">contract-test run=<i>...</i>scopes both</div><button>Revoke</button></div>
+      <div role="listitem"><div aria-label="${GAMMA}"><span>contract-test run=</span><i>...</i><span>scopes both</span></div><button>Revoke</button></div>
       <div role="listitem"><div>Wait… what</div><button>Revoke</button></div></div>`,
   ],
 ];
