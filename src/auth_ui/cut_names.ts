@@ -3,7 +3,7 @@
  * (a tooltip's `title`, an `aria-label`): how the page objects find an entry by its whole name and read the whole
  * name back. A name cut by a stylesheet (`text-overflow: ellipsis`) is whole in the page's text and needs none of this.
  */
-import type { Locator, Page } from '@playwright/test';
+import type { JSHandle, Locator, Page } from '@playwright/test';
 
 /**
  * The attributes that give an element's text whole when it shows it cut short: a tooltip's `title` (Bootstrap's
@@ -50,23 +50,56 @@ export function cutShortIn(scope: Page | Locator, text?: string): Locator {
  * holds an ellipsis, by the element around that text or the nearest one around it: the whole name of a cell, an
  * item or a text that shows it cut short. Empty when no text holds an ellipsis or no attribute gives a whole text.
  */
-export const WHOLE_OF_CUT_TEXT = `string(((descendant-or-self::text()[${HOLDS_ELLIPSIS}])[1]/ancestor::*/${WHOLE_TEXT})[last()])`;
-
-/**
- * What the page is given to find, from a text, the element around it that shows a name cut short, its ellipsis an
- * element of its own (`nightly build for t<span>…</span>`), where it shows none in its own text: at most `levels`
- * levels up, an element one of whose `attributes` ({@link WHOLE_TEXT_ATTRIBUTES}) holds the text, spaces collapsed,
- * and whose text holds an `ellipsis` ({@link ELLIPSIS}'s source). The attribute is checked first: an element as high
- * as the list (`<ul aria-label="Tokens">`) holds every name's text, and reading it for each name took seconds on a
- * list of 3000.
- */
-export const AROUND_CUT_TEXT = { attributes: WHOLE_TEXT_ATTRIBUTES, ellipsis: ELLIPSIS.source, levels: 2 } as const;
+const WHOLE_OF_CUT_TEXT = `string(((descendant-or-self::text()[${HOLDS_ELLIPSIS}])[1]/ancestor::*/${WHOLE_TEXT})[last()])`;
 
 /** A text read in the page, with the whole text an attribute gives for it ({@link WHOLE_OF_CUT_TEXT}; `''` when none). */
-export type ShownText = readonly [text: string, whole: string];
+type ShownText = readonly [text: string, whole: string];
+
+/** Nodes of the page whose names {@link namesShown} reads, each with the element it stays inside (its row), kept there. */
+export interface ShownNodes {
+  shown: (readonly [node: Node | null, within: Node | null])[];
+}
+
+/** A text the page shows, trimmed, and the name it shows ({@link nameIn}). */
+export interface ShownName {
+  readonly text: string;
+  readonly name: string;
+}
 
 /**
- * The name a text shows: the name the element around it shows ({@link AROUND_CUT_TEXT}), when that is a name cut short
+ * The names some nodes of the page show, read there in one pass: each node's text, with the whole text an attribute
+ * gives where it is cut short ({@link WHOLE_OF_CUT_TEXT}), and the same for the element around it that shows a name
+ * cut short, its ellipsis an element of its own (`nightly build for t<span>…</span>`), where there is one: two levels
+ * up at most and inside the element the node stays inside, one of whose attributes holds the text, spaces collapsed,
+ * and whose text holds an ellipsis. The attribute is checked first: an element as high as the list
+ * (`<ul aria-label="Tokens">`) holds every name's text, and reading it for each name took seconds on a list of 3000.
+ *
+ * @param nodes the nodes (none: no text)
+ * @returns each node's text and name, in the nodes' order
+ */
+export async function namesShown(nodes: JSHandle<ShownNodes>): Promise<ShownName[]> {
+  const read = await nodes.evaluate(
+    ({ shown }, [wholeOf, attributes, ellipsis]) =>
+      shown.map(([node, within]) => {
+        const text = (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+        let around: Element | null = null;
+        for (let up = node?.parentElement, level = 0; text && up && up !== within && !around && level < 2; up = up.parentElement, level++) {
+          const holds = attributes.some((name) => (up?.getAttribute(name) ?? '').replace(/\s+/g, ' ').includes(text));
+          if (holds && new RegExp(ellipsis).test(up.textContent ?? '')) around = up;
+        }
+        return [node, around].map((shown): ShownText | undefined =>
+          shown
+            ? [(shown.textContent ?? '').trim(), document.evaluate(wholeOf, shown, null, XPathResult.STRING_TYPE, null).stringValue]
+            : undefined
+        );
+      }),
+    [WHOLE_OF_CUT_TEXT, WHOLE_TEXT_ATTRIBUTES, ELLIPSIS.source] as const,
+  );
+  return read.map(([own = ['', ''], around]) => ({ text: own[0], name: nameIn(own, around) }));
+}
+
+/**
+ * The name a text shows: the name the element around it shows ({@link namesShown}), when that is a name cut short
  * ({@link shownName}); else the text's own.
  *
  * @param own the text

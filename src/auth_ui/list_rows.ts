@@ -6,7 +6,7 @@
  */
 import type { JSHandle, Locator, Page } from '@playwright/test';
 import { enabledControls } from './controls.ts';
-import { AROUND_CUT_TEXT, nameIn, type ShownText, WHOLE_OF_CUT_TEXT } from './cut_names.ts';
+import { namesShown, type ShownNodes } from './cut_names.ts';
 import * as marks from './list_marks.ts';
 import { keptInMenu, mayMount } from './menus.ts';
 
@@ -38,7 +38,7 @@ export function revokeControls(page: Page): Locator {
  */
 export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken[]> {
   // Kept in the page, not as a handle each: a handle per control of a list of thousands took seconds to make and pass.
-  const found: Found = await page.evaluateHandle(() => ({ revokes: [], menus: [] }));
+  const found: Found = await page.evaluateHandle(() => ({ revokes: [], menus: [], shown: [] }));
   try {
     const revokes = await revokeControls(page).or(keptInMenu(page, 'Revoke'))
       .evaluateAll((elements, found) => (found.revokes = elements).length, found);
@@ -59,12 +59,15 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
   }
 }
 
-/** The page's Revoke controls (a row's closed menu's too) and, where it has none, its closed menus that may mount one. */
-type Found = JSHandle<{ revokes: Element[]; menus: Element[] }>;
+/**
+ * The page's Revoke controls (a row's closed menu's too) and, where it has none, its closed menus that may mount one;
+ * then the node that shows each token's name, in its row.
+ */
+type Found = JSHandle<{ revokes: Element[]; menus: Element[] } & ShownNodes>;
 
 /**
  * The tokens among rows: a table's name in the column headed "Name" (the first column when none is), a list item's its
- * first text; a name shown cut short, whole as an attribute gives it ({@link nameIn}). One pass over the page, as a
+ * first text; a name shown cut short, whole as an attribute gives it ({@link namesShown}). One pass over the page, as a
  * locator per row would resolve the whole list again for each row.
  *
  * A row holding a closed menu that may mount a Revoke control is active unless it shows its token as revoked; such a row
@@ -76,9 +79,9 @@ type Found = JSHandle<{ revokes: Element[]; menus: Element[] }>;
  */
 async function tokensIn(rows: Locator, found: Found): Promise<ListedToken[]> {
   const read = await rows.evaluateAll(
-    (rows, [wholeOf, cut, { revokes, menus }, revoked, icon, part, view, header, nav, banner, views]) => {
+    (rows, [found, revoked, icon, part, view, header, nav, banner, views]) => {
       // (No named helpers: a TypeScript loader may wrap them in names the page does not have.)
-      const [holders, menuHolders] = [revokes, menus].map((elements) => {
+      const [holders, menuHolders] = [found.revokes, found.menus].map((elements) => {
         const holders = new Set<Node>();
         for (const element of elements) for (let node: Node | null = element; node; node = node.parentNode) holders.add(node);
         return holders;
@@ -114,31 +117,11 @@ async function tokensIn(rows: Locator, found: Found): Promise<ListedToken[]> {
         }
         const cell = cells.length > 0 ? cells[Math.max(nameColumns.get(table) as number, 0)] : undefined;
         const first = document.evaluate('.//text()[normalize-space()]', row, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null);
-        const shown = cell ?? first.singleNodeValue;
-        // A list item's first text: the element around it in the row that shows a name cut short, its ellipsis an
-        // element of its own.
-        const text = (shown?.textContent ?? '').replace(/\s+/g, ' ').trim();
-        let around: Element | null = null;
-        for (
-          let up = cell ? null : shown?.parentElement, level = 0;
-          text && up && up !== row && !around && level < cut.levels;
-          up = up.parentElement, level++
-        ) {
-          const holds = cut.attributes.some((name) => (up?.getAttribute(name) ?? '').replace(/\s+/g, ' ').includes(text));
-          if (holds && new RegExp(cut.ellipsis).test(up.textContent ?? '')) around = up;
-        }
-        // The text of each, with the whole name an attribute gives where it is cut short.
-        const [own, aroundText] = [shown, around].map((node): ShownText | undefined =>
-          node
-            ? [node.textContent?.trim() ?? '', document.evaluate(wholeOf, node, null, XPathResult.STRING_TYPE, null).stringValue]
-            : undefined
-        );
-        return [{ own: own ?? ['', ''], around: aroundText, revoked: !active }];
+        found.shown.push([cell ?? first.singleNodeValue, row]);
+        return [!active];
       });
     },
     [
-      WHOLE_OF_CUT_TEXT,
-      AROUND_CUT_TEXT,
       found,
       marks.REVOKED,
       marks.REVOKED_ICON,
@@ -150,5 +133,6 @@ async function tokensIn(rows: Locator, found: Found): Promise<ListedToken[]> {
       marks.VIEW_LINKS,
     ] as const,
   );
-  return read.map(({ own, around, revoked }) => ({ name: nameIn(own, around), revoked }));
+  const names = await namesShown(found);
+  return read.map((revoked, index) => ({ name: names[index]?.name ?? '', revoked }));
 }
