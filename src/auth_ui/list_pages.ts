@@ -17,18 +17,25 @@ import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
 import { firstPageNumber, trailStart, turnedFrom } from './list_trail.ts';
 
-/** A control that turns to the next page ("Next »" too). "»" alone is left out: pagers use it for the last page. */
-export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→]?|[›>→])\s*$/i;
+/**
+ * A control that turns to the next page, its word beside one or two arrows ("Next »", "Next >>", "Next ❯") or an
+ * arrow alone. "»" and ">>" alone are left out: pagers use them for the last page.
+ */
+export const NEXT = /^\s*(?:(?:(?:go to )?next(?: page)?|older(?: tokens)?)\s*[›»>→❯▶▸]{0,2}|[›>→❯▶▸])\s*$/i;
 
 /**
- * A control that turns back: to the first page, or to the previous one. "«" alone is either, depending on the pager;
+ * A control that turns back: to the first page, or to the previous one, its word beside one or two arrows
+ * ("« Previous", "<< Previous", "❮ Previous") or an arrow alone. "«" or "<<" alone is either, depending on the pager;
  * chosen as long as one shows, either leads to the first page. The first in the page's order is chosen, which in a
  * pager that has both is "First".
  */
-export const BACK = /^\s*(?:[«‹<←]?\s*(?:(?:go to )?(?:first|previous)(?: page)?|prev|newer(?: tokens)?)|[«‹<←])\s*$/i;
+export const BACK = /^\s*(?:[«‹<←❮◀◂]{0,2}\s*(?:(?:go to )?(?:first|previous)(?: page)?|prev|newer(?: tokens)?)|[«‹<←❮◀◂]|<<)\s*$/i;
 
-/** A control that shows more of the list in place. */
-export const MORE = /^\s*(?:load|show) (?:more|all)(?: tokens)?\s*$/i;
+/**
+ * A control that shows more of the list in place, its words alone or before an ellipsis or a downward arrow
+ * ("Load more…", "Show more ▾").
+ */
+export const MORE = /^\s*(?:load|show) (?:more|all)(?: tokens)?\s*(?:…|\.\.\.|[▾▼↓⌄])?\s*$/i;
 
 /** The most pages walked in one direction, or loads of more: a pager that never ends is a fault, not a list. */
 const MAX_PAGES = 100;

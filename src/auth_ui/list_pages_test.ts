@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ALL, BACK, HIDE_REVOKED, MORE, NEXT, SHOW_REVOKED } from './list_pages.ts';
 
-// The labels of pagers, of switches that show revoked tokens and of a filter's "All", in common use, each read as one kind only; "»" alone
-// (often "Last"), page numbers and a lone "Revoked" (a status) as none.
+// The labels of pagers, of switches that show revoked tokens and of a filter's "All", in common use, each read as one kind only; "»" or ">>"
+// alone (often "Last"), page numbers and a lone "Revoked" (a status) as none.
 const LABELS: [string, 'next' | 'back' | 'more' | 'show' | 'hide' | 'all' | undefined][] = [
   ['Next', 'next'],
   ['Next ›', 'next'],
@@ -13,6 +13,10 @@ const LABELS: [string, 'next' | 'back' | 'more' | 'show' | 'hide' | 'all' | unde
   ['Older tokens', 'next'],
   ['›', 'next'],
   ['→', 'next'],
+  ['Next >>', 'next'],
+  ['Next ❯', 'next'],
+  ['Next ▸', 'next'],
+  ['❯', 'next'],
   ['‹ Previous', 'back'],
   ['« Previous', 'back'],
   ['Prev', 'back'],
@@ -22,10 +26,21 @@ const LABELS: [string, 'next' | 'back' | 'more' | 'show' | 'hide' | 'all' | unde
   ['First page', 'back'],
   ['«', 'back'],
   ['‹', 'back'],
+  ['<< Previous', 'back'],
+  ['❮ Previous', 'back'],
+  ['◀ Prev', 'back'],
+  ['<<', 'back'],
+  ['❮', 'back'],
   ['Load more', 'more'],
   ['Show all tokens', 'more'],
   ['Show more', 'more'],
+  ['Load more…', 'more'],
+  ['Load more...', 'more'],
+  ['Show more ▾', 'more'],
+  ['Load more ↓', 'more'],
   ['»', undefined],
+  ['>>', undefined],
+  ['Next >>>', undefined],
   ['Last', undefined],
   ['2', undefined],
   ['Revoke', undefined],
