@@ -1,21 +1,19 @@
 /**
- * The pages of a long token list. Contract 5.3 says nothing of paging, and a
- * list that every nightly run adds to grows past one page on many services:
- * it is walked through the controls such lists commonly have, "Next",
- * "Next page", "Older", "›" (and back: "First", "Previous", "Newer", "«",
- * "‹", else the address the pages began on, else the pager's "1"), and each page
- * shown whole through "Load more", "Show more" or "Show all", and with its
- * revoked tokens shown (see {@link showRevoked}); each control found as 5.3's
- * controls are (a button, a link, a tab or a menu item), visible and enabled.
- * A list without them is one page. A list that grows as it is scrolled is
- * scrolled to its end (see `list_scroll.ts`).
+ * The pages of a long token list. Contract 5.3 says nothing of paging, and a list that every nightly run adds to
+ * grows past one page on many services: it is walked through the controls such lists commonly have, "Next",
+ * "Next page", "Older", "›", else the number after the page showing in a pager that numbers its pages (and back:
+ * "First", "Previous", "Newer", "«", "‹", else the address the pages began on, else the pager's "1"), and each page
+ * shown whole through "Load more", "Show more" or "Show all", and with its revoked tokens shown (see
+ * {@link showRevoked}); each control found as 5.3's controls are (a button, a link, a tab or a menu item), visible and
+ * enabled. A list without them is one page. A list that grows as it is scrolled is scrolled to its end (see
+ * `list_scroll.ts`).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { within } from './alternatives.ts';
 import { chooseAndWait, enabledControls, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
 import { scrollWhileGrowing } from './list_scroll.ts';
-import { firstPageNumber, trailStart, turnedFrom } from './list_trail.ts';
+import { firstPageNumber, nextPageNumber, trailStart, turnedFrom } from './list_trail.ts';
 
 /**
  * A control that turns to the next page, its word beside one or two arrows ("Next »", "Next >>", "Next ❯") or an
@@ -84,13 +82,13 @@ async function turn(page: Page, control: Locator): Promise<void> {
 }
 
 /**
- * Turns to the next page.
+ * Turns to the next page: by "Next", else by the number after the page showing in a pager that numbers its pages.
  *
  * @param page the page
  * @returns false on the last page
  */
 async function nextPage(page: Page): Promise<boolean> {
-  const next = await pageControl(page, NEXT);
+  const next = (await pageControl(page, NEXT)) ?? (await nextPageNumber(page));
   if (!next) return false;
   const from = page.url();
   await turn(page, next);

@@ -2,7 +2,8 @@
  * The way back through a token list whose pager offers no "First" or "Previous": many a pager over a cursor has "Next"
  * alone. Each address that "Next" led to is kept with the address it was chosen on, so a walk back to the first page
  * loads the address that began the trail. A list whose pages share one address (paged in place by a script, or by a
- * form posted to the same address) leaves no trail: its pager's "1" leads back, where it numbers its pages.
+ * form posted to the same address) leaves no trail: its pager's "1" leads back, where it numbers its pages. Such a
+ * pager without "Next" is walked on by its numbers too.
  */
 import type { Locator, Page } from '@playwright/test';
 import { everyControl } from './controls.ts';
@@ -47,22 +48,26 @@ function startOf(trail: ReadonlyMap<string, string> | undefined, address: string
   return at;
 }
 
-/** A pager's control to its first page, by number: "1", "Page 1", "Go to page 1". */
-const FIRST_NUMBER = /^\s*(?:(?:go to )?page\s*)?1\s*$/i;
+/** A pager's control to a page by its number: "2", "Page 2", "Go to page 2". */
+const PAGE_NUMBER = /^\s*(?:(?:go to )?page\s*)?(\d+)\s*$/i;
 
 /** How many elements up from a page's number its pager may hold the page showing (a link, its list item, the list). */
 const PAGER_LEVELS = 3;
 
 /**
- * The way back in a pager that numbers its pages and marks the one showing ("1 2 [3] Next", the page showing marked as
- * {@link CURRENT_MARK} marks it): its "1", while it marks another page as the one showing.
+ * A control in a pager that numbers its pages and marks the one showing ("1 2 [3] 4", the page showing marked as
+ * {@link CURRENT_MARK} marks it): the one to the page of a number, given the number of the page showing.
  *
  * @param page the browser page
- * @returns the control, or undefined on the first page or without such a pager
+ * @param wanted the number of the page wanted, from the number of the page showing
+ * @returns the control, or undefined when no such pager offers that page, or it is the page showing
  */
-export async function firstPageNumber(page: Page): Promise<Locator | undefined> {
-  for (const one of await everyControl(page, FIRST_NUMBER).all()) {
-    const showing = await one.evaluate((element, [current, levels]) => {
+async function pageNumbered(page: Page, wanted: (showing: number) => number): Promise<Locator | undefined> {
+  for (const control of await everyControl(page, PAGE_NUMBER).all()) {
+    const [number, showing] = await control.evaluate((element, [label, current, levels]) => {
+      // Its number from its text, else from its name ("Go to page 2" around a "2").
+      const own = new RegExp(label.source, label.flags).exec(element.textContent ?? '') ??
+        new RegExp(label.source, label.flags).exec(element.getAttribute('aria-label') ?? '');
       let around = element.parentElement;
       for (let level = 0; around && level < levels; level++, around = around.parentElement) {
         // A number first, as a pager writes it: "3", "Page 3", "3 (current)".
@@ -70,11 +75,33 @@ export async function firstPageNumber(page: Page): Promise<Locator | undefined> 
           /^\s*(?:page\s*)?(\d+)(?:\s|$)/i.exec(marked.textContent ?? '')
         );
         const shown = numbers.find((number) => number !== null);
-        if (shown) return Number(shown[1]);
+        if (shown) return [Number(own?.[1]), Number(shown[1])];
       }
-      return undefined;
-    }, [CURRENT_MARK, PAGER_LEVELS] as const).catch(() => undefined);
-    if (showing !== undefined && showing !== 1) return one;
+      return [Number(own?.[1]), undefined];
+    }, [{ source: PAGE_NUMBER.source, flags: PAGE_NUMBER.flags }, CURRENT_MARK, PAGER_LEVELS] as const).catch(() => []);
+    if (showing !== undefined && number !== showing && number === wanted(showing)) return control;
   }
   return undefined;
+}
+
+/**
+ * The way back in a pager that numbers its pages and marks the one showing: its "1", while it marks another page as
+ * the one showing.
+ *
+ * @param page the browser page
+ * @returns the control, or undefined on the first page or without such a pager
+ */
+export async function firstPageNumber(page: Page): Promise<Locator | undefined> {
+  return await pageNumbered(page, () => 1);
+}
+
+/**
+ * The way on in a pager that numbers its pages and marks the one showing, where it offers no "Next" ("1 [2] 3"): the
+ * number after the page showing.
+ *
+ * @param page the browser page
+ * @returns the control, or undefined on the last page or without such a pager
+ */
+export async function nextPageNumber(page: Page): Promise<Locator | undefined> {
+  return await pageNumbered(page, (showing) => showing + 1);
 }

@@ -214,7 +214,7 @@ test('revoked tokens kept out of sight are shown by the switches whose state can
  *
  * @param pager the pager's markup for a number, and for the page showing
  */
-function pagedInPlace(pager: { number: string; showing: string; around: string }): string {
+function pagedInPlace(pager: { number: string; showing: string; around: string; next?: false }): string {
   return `<button role="switch" id="show" aria-checked="false">Show revoked tokens</button><ul id="tokens"></ul><div id="pager"></div>
   <script>
     const tokens = Array.from({ length: 12 }, (_, i) => ({ name: 'tok ' + i, revoked: i % 4 === 3 }));
@@ -232,9 +232,9 @@ function pagedInPlace(pager: { number: string; showing: string; around: string }
     JSON.stringify(pager.number)
   })
         .replaceAll('N', String(i + 1))).join(' ');
-      document.getElementById('pager').innerHTML = ${
-    JSON.stringify(pager.around)
-  }.replace('…', numbers + (at < pages ? ' <button data-to="' + (at + 1) + '">Next</button>' : ''));
+      document.getElementById('pager').innerHTML = ${JSON.stringify(pager.around)}.replace('…', numbers + (${
+    pager.next !== false
+  } && at < pages ? ' <button data-to="' + (at + 1) + '">Next</button>' : ''));
     };
     document.addEventListener('click', (event) => {
       const to = event.target.closest('[data-to]');
@@ -249,7 +249,7 @@ function pagedInPlace(pager: { number: string; showing: string; around: string }
   </script>`;
 }
 
-test('a list paged in place, its pager numbering its pages, is read from its "1"; a switch redrawn later is chosen once', async () => {
+test('a list paged in place, its pager numbering its pages, is read from its "1" (on by "Next", else by numbers); a switch redrawn later is chosen once', async () => {
   const pagers = {
     'buttons, the page showing aria-current': {
       number: '<button data-to="N">N</button>',
@@ -261,6 +261,12 @@ test('a list paged in place, its pager numbering its pages, is read from its "1"
       showing:
         '<li class="page-item active"><a class="page-link" href="#" data-to="N">N <span class="visually-hidden">(current)</span></a></li>',
       around: '<ul class="pagination">…</ul>',
+    },
+    'numbers alone, no "Next", the page showing aria-current': {
+      number: '<a href="#" data-to="N" aria-label="Go to page N">N</a>',
+      showing: '<a href="#" data-to="N" aria-current="page" aria-label="Page N">N</a>',
+      around: '<nav aria-label="Pagination">…</nav>',
+      next: false as const,
     },
   };
   for (const [kind, pager] of Object.entries(pagers)) {
