@@ -79,20 +79,22 @@ export interface ShownName {
  */
 export async function namesShown(nodes: JSHandle<ShownNodes>): Promise<ShownName[]> {
   const read = await nodes.evaluate(
-    ({ shown }, [wholeOf, attributes, ellipsis]) =>
-      shown.map(([node, within]) => {
+    ({ shown }, [wholeOf, attributes, ellipsis]) => {
+      const cut = new RegExp(ellipsis);
+      return shown.map(([node, within]) => {
         const text = (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
         let around: Element | null = null;
         for (let up = node?.parentElement, level = 0; text && up && up !== within && !around && level < 2; up = up.parentElement, level++) {
           const holds = attributes.some((name) => (up?.getAttribute(name) ?? '').replace(/\s+/g, ' ').includes(text));
-          if (holds && new RegExp(ellipsis).test(up.textContent ?? '')) around = up;
+          if (holds && cut.test(up.textContent ?? '')) around = up;
         }
         return [node, around].map((shown): ShownText | undefined =>
           shown
             ? [(shown.textContent ?? '').trim(), document.evaluate(wholeOf, shown, null, XPathResult.STRING_TYPE, null).stringValue]
             : undefined
         );
-      }),
+      });
+    },
     [WHOLE_OF_CUT_TEXT, WHOLE_TEXT_ATTRIBUTES, ELLIPSIS.source] as const,
   );
   return read.map(([own = ['', ''], around]) => ({ text: own[0], name: nameIn(own, around) }));

@@ -63,25 +63,26 @@ const PAGER_LEVELS = 3;
  * @returns the control, or undefined when no such pager offers that page, or it is the page showing
  */
 async function pageNumbered(page: Page, wanted: (showing: number) => number): Promise<Locator | undefined> {
-  for (const control of await everyControl(page, PAGE_NUMBER).all()) {
-    const [number, showing] = await control.evaluate((element, [label, current, levels]) => {
+  const controls = everyControl(page, PAGE_NUMBER);
+  // Each control's number and the number its pager marks as showing, read in one pass.
+  const read = await controls.evaluateAll((elements, [label, current, levels]) =>
+    elements.map((element) => {
       // Its number from its text, else from its name ("Go to page 2" around a "2").
-      const own = new RegExp(label.source, label.flags).exec(element.textContent ?? '') ??
-        new RegExp(label.source, label.flags).exec(element.getAttribute('aria-label') ?? '');
+      const number = new RegExp(label.source, label.flags);
+      const own = number.exec(element.textContent ?? '') ?? number.exec(element.getAttribute('aria-label') ?? '');
       let around = element.parentElement;
       for (let level = 0; around && level < levels; level++, around = around.parentElement) {
         // A number first, as a pager writes it: "3", "Page 3", "3 (current)".
         const numbers = [...around.querySelectorAll(current)].map((marked) =>
           /^\s*(?:page\s*)?(\d+)(?:\s|$)/i.exec(marked.textContent ?? '')
         );
-        const shown = numbers.find((number) => number !== null);
+        const shown = numbers.find((found) => found !== null);
         if (shown) return [Number(own?.[1]), Number(shown[1])];
       }
       return [Number(own?.[1]), undefined];
-    }, [{ source: PAGE_NUMBER.source, flags: PAGE_NUMBER.flags }, CURRENT_MARK, PAGER_LEVELS] as const).catch(() => []);
-    if (showing !== undefined && number !== showing && number === wanted(showing)) return control;
-  }
-  return undefined;
+    }), [{ source: PAGE_NUMBER.source, flags: PAGE_NUMBER.flags }, CURRENT_MARK, PAGER_LEVELS] as const).catch(() => []);
+  const index = read.findIndex(([number, showing]) => showing !== undefined && number !== showing && number === wanted(showing));
+  return index < 0 ? undefined : controls.nth(index);
 }
 
 /**
