@@ -2,6 +2,7 @@
  * Leaf: the default of every code option of a client (what `createAuthClient`
  * takes besides `fetch`, `clock`, `logger` and the like) and of the refresh
  * margin, declared once. Each option's `@default` names its entry here.
+ * Also the sandbox's port, which the CLI and the fix of a refused connection name.
  */
 export const DEFAULTS = {
   /** Refresh this many seconds before expiry, capped at half the token's lifetime (`refreshMarginSeconds`). */
@@ -15,3 +16,6 @@ export const DEFAULTS = {
   /** Time limit of one command to a Redis store, ms. */
   storeCommandTimeoutMs: 500,
 } as const;
+
+/** The port `slicer-auth sandbox` listens on, and `init --sandbox` points `.env` at, unless `--port` says otherwise. */
+export const SANDBOX_PORT = 8787;

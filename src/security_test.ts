@@ -110,7 +110,8 @@ describe('network errors say what happened', () => {
     assert.match(
       error.message,
       new RegExp(
-        `cannot reach 127\\.0\\.0\\.1:${closed.port} \\(ECONNREFUSED\\): fetch failed; check SLICER_AUTH_URL and that the authorization service is up$`,
+        `cannot reach 127\\.0\\.0\\.1:${closed.port} \\(ECONNREFUSED\\): fetch failed; check SLICER_AUTH_URL and that the authorization service is up ` +
+          `\\(if it is the sandbox's address, start the sandbox: "npx slicer-auth sandbox --port ${closed.port}" in another terminal\\)$`,
       ),
     );
   });

@@ -207,7 +207,7 @@ function unreachable(error: unknown, path: string, scope: string | undefined, ba
   const cause = networkCause(error);
   const check = isRelative(path) ? (serviceNamed(scope ?? DEFAULT_SERVICE.name)?.baseUrl.env ?? `the base URL of ${scope}`) : 'the URL';
   const message = seconds === undefined
-    ? `${cannotReach(url, cause)}: ${networkFix(cause, `check ${check} and that the service is up`)}`
+    ? `${cannotReach(url, cause)}: ${networkFix(cause, `check ${check} and that the service is up`, url)}`
     : `no whole answer from ${new URL(url).host} within ${seconds} s: check ${check} and that the service is up, ` +
       'or give a longer --timeout';
   return new Error(message, { cause: error });

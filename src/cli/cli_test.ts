@@ -578,13 +578,17 @@ describe('CLI: token and call against the sandbox', () => {
     assert.equal(relative.code, 1);
     assert.equal(
       relative.err,
-      `Failed: cannot reach 127.0.0.1:${port} (ECONNREFUSED): check SLICER_BASE_URL and that the service is up\n`,
+      `Failed: cannot reach 127.0.0.1:${port} (ECONNREFUSED): check SLICER_BASE_URL and that the service is up ` +
+        `(if it is the sandbox's address, start the sandbox: "npx slicer-auth sandbox --port ${port}" in another terminal)\n`,
     );
     const predict = await cli(['call', 'GET', 'x', '--scope', 'predict'], { SLICER_PREDICT_BASE_URL: `http://127.0.0.1:${port}` });
     assert.match(predict.err, /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check SLICER_PREDICT_BASE_URL and/m);
     const absolute = await cli(['call', 'GET', `http://127.0.0.1:${port}/x?key=k-3f9a`]);
     assert.equal(absolute.code, 1);
-    assert.match(absolute.err, /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check the URL and that the service is up$/m);
+    assert.match(
+      absolute.err,
+      /^Failed: cannot reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\): check the URL and that the service is up \(if it is the sandbox's/m,
+    );
     assert.doesNotMatch(absolute.err, /k-3f9a/, 'the host alone, not the query');
   });
 

@@ -13,8 +13,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { SANDBOX_PORT } from '../defaults.ts';
 import { importableFrom } from '../package_info.ts';
 import { createSandbox } from '../sandbox/mod.ts';
+import { sandboxCommand } from '../token_source/network_cause.ts';
 import { renderEnvExample } from './env_example.ts';
 import { envLines } from './sandbox_command.ts';
 import { EXIT, type Io, numberFlag, UsageError } from './usage.ts';
@@ -32,7 +34,7 @@ Writes .env and a first script, first-call.mts, in the current folder (or --dir)
 
   --sandbox   .env points at "slicer-auth sandbox" (run it in another terminal);
               without it, .env lists every setting to fill in, with its meaning
-  --port N    the sandbox's port (default 8787, as "slicer-auth sandbox" uses)
+  --port N    the sandbox's port (default ${SANDBOX_PORT}, as "slicer-auth sandbox" uses)
   --force     overwrite .env and first-call.mts if they exist (a .env that sets no
               SLICER_ variable yet keeps its lines: the settings are added after them)
   --dir PATH  write them there instead (made if missing)
@@ -74,12 +76,12 @@ try {
  */
 export async function initCommand(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: INIT_OPTIONS, strict: true });
-  const port = values.port === undefined ? 8787 : numberFlag(values.port);
+  const port = values.port === undefined ? SANDBOX_PORT : numberFlag(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
   if (values.port !== undefined && !values.sandbox) throw new UsageError('--port goes with --sandbox');
   const files = {
     '.env': values.sandbox
-      ? `# The embedded sandbox: start it with "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal.\n${
+      ? `# The embedded sandbox: start it with "${sandboxCommand(port)}" in another terminal.\n${
         envLines({ env: createSandbox().serveAt(`http://127.0.0.1:${port}`) }).join('\n')
       }\n`
       : renderEnvExample(),
@@ -121,7 +123,7 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
   ].join(', then ');
   io.out(
     values.sandbox
-      ? `Next: "npx slicer-auth sandbox${port === 8787 ? '' : ` --port ${port}`}" in another terminal, then ${run}.`
+      ? `Next: "${sandboxCommand(port)}" in another terminal, then ${run}.`
       : `Next: fill in .env (the URLs, your user and password, the service ids), then ${run}.`,
   );
   return EXIT.OK;

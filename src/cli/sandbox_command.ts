@@ -4,6 +4,7 @@
  */
 import process from 'node:process';
 import { parseArgs } from 'node:util';
+import { SANDBOX_PORT } from '../defaults.ts';
 import { type Sandbox, SANDBOX_DEFAULTS, type SandboxOptions, startSandbox, UI_VARIANTS, type UiVariant } from '../sandbox/mod.ts';
 import { SETTINGS } from '../settings/settings.ts';
 import { EXIT, type Io, numberFlag, UsageError } from './usage.ts';
@@ -15,7 +16,7 @@ Starts the local sandbox (authorization service, permanent-token UI, slicing and
 prediction services) on 127.0.0.1 and prints the .env lines that point at it.
 Stops on Ctrl-C or SIGTERM.
 
-  --port N       port to listen on (default 8787; 0 picks a free one)
+  --port N       port to listen on (default ${SANDBOX_PORT}; 0 picks a free one)
   --test-mode    also mount the test controls at /__test (clock, faults, reset)
   --ui-variant N with --test-mode: serve alternative UI 1 to 6 (same documented
                  labels, different markup), to check the contract suite against it
@@ -70,7 +71,7 @@ export async function sandboxCommand(args: string[], io: Io): Promise<number> {
     options: SANDBOX_OPTIONS,
     strict: true,
   });
-  const port = values.port === undefined ? 8787 : numberFlag(values.port);
+  const port = values.port === undefined ? SANDBOX_PORT : numberFlag(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}"`);
   const uiVariant = values['ui-variant'] === undefined ? 0 : numberFlag(values['ui-variant']);
   if (!Number.isInteger(uiVariant) || !UI_VARIANTS[uiVariant]) {

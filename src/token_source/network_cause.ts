@@ -3,8 +3,11 @@
  * reaches a server (the token source, the CLI's `call`, the doctor): the
  * low-level reason from the error's cause chain, as Node, Bun and Deno tell
  * it, and the fix for the reasons that have their own (an untrusted CA, an
- * https URL whose server speaks no TLS, a port that answers in no HTTP).
+ * https URL whose server speaks no TLS, a port that answers in no HTTP, a
+ * loopback port where nothing listens: most often the sandbox, not started).
  */
+import { SANDBOX_PORT } from '../defaults.ts';
+import { isLoopbackHost } from '../settings/url_policy.ts';
 
 /**
  * How a network failure is named: the host, and the low-level reason when one is known.
@@ -44,17 +47,35 @@ const OWN_FIXES: readonly (readonly [RegExp, string])[] = [
   [/^(HPE_[A-Z_]+|Malformed_HTTP_Response|invalid http [\w-]+ parsed)$/, NOT_HTTP],
 ];
 
+/** Node's and Bun's code of a connection refused (nothing listens at that port), and Deno's words, each whole. */
+const REFUSED = /^(ECONNREFUSED|connection refused)$/;
+
+/**
+ * The command that starts the sandbox on a port, as the CLI's messages write it.
+ *
+ * @param port the sandbox's port
+ * @returns `npx slicer-auth sandbox`, with `--port N` when it is not {@link SANDBOX_PORT}
+ */
+export function sandboxCommand(port: number): string {
+  return `npx slicer-auth sandbox${port === SANDBOX_PORT ? '' : ` --port ${port}`}`;
+}
+
 /**
  * The fix to name for a network failure: the reason's own (trusting the CA, http://, checking the port), else the
- * caller's.
+ * caller's; for a connection refused at a plain-http loopback address (`init --sandbox` writes one), the caller's
+ * and how to start the sandbox there.
  *
  * @param cause the reason, as {@link networkCause} finds it
  * @param otherwise the fix for any other reason
+ * @param url the address that could not be reached
  * @returns the fix
  */
-export function networkFix(cause: string | undefined, otherwise: string): string {
-  // Stryker disable next-line StringLiteral: no reason is tested as ""; any other text holding no code tests the same
-  return OWN_FIXES.find(([reason]) => reason.test(cause ?? ''))?.[1] ?? otherwise;
+export function networkFix(cause: string | undefined, otherwise: string, url?: string): string {
+  const own = OWN_FIXES.find(([reason]) => reason.test(cause ?? ''))?.[1];
+  if (own) return own;
+  const at = url === undefined ? undefined : new URL(url);
+  if (at?.protocol !== 'http:' || !REFUSED.test(cause ?? '') || !isLoopbackHost(at.hostname)) return otherwise;
+  return `${otherwise} (if it is the sandbox's address, start the sandbox: "${sandboxCommand(Number(at.port || 80))}" in another terminal)`;
 }
 
 /**

@@ -141,6 +141,25 @@ test("no TLS as Node, Bun and Deno tell it gets that fix; any other reason keeps
   }
 });
 
+test('a connection refused at a plain-http loopback address, as Node, Bun and Deno tell it, also names how to start the sandbox there', () => {
+  const sandbox = (flag: string) =>
+    `check the URL (if it is the sandbox's address, start the sandbox: "npx slicer-auth sandbox${flag}" in another terminal)`;
+  const rows: [string | undefined, string | undefined, string][] = [
+    ['ECONNREFUSED', 'http://127.0.0.1:8787/oauth2/token/', sandbox('')],
+    ['ECONNREFUSED', 'http://localhost:9011', sandbox(' --port 9011')],
+    ['connection refused', 'http://[::1]:8787/slicer', sandbox('')],
+    ['ECONNREFUSED', 'http://127.0.0.1/', sandbox(' --port 80')],
+    // The sandbox serves plain http on loopback: elsewhere, or over https, the caller's fix alone.
+    ['ECONNREFUSED', 'https://127.0.0.1:8787/', 'check the URL'],
+    ['ECONNREFUSED', 'http://auth.example:8787/', 'check the URL'],
+    ['ECONNRESET', 'http://127.0.0.1:8787/', 'check the URL'],
+    ['ECONNREFUSEDX', 'http://127.0.0.1:8787/', 'check the URL'],
+    [undefined, 'http://127.0.0.1:8787/', 'check the URL'],
+    ['ECONNREFUSED', undefined, 'check the URL'],
+  ];
+  for (const [cause, url, fix] of rows) assert.equal(networkFix(cause, 'check the URL', url), fix, `${cause} at ${url}`);
+});
+
 test("an error's words on one line: OpenSSL's error string as its reason alone, as Node and Bun give it", () => {
   const rows: [unknown, string][] = [
     [new Error('C0B7:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:ssl3_record.c:354:\n'), 'wrong version number'],

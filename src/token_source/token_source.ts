@@ -209,7 +209,7 @@ export async function sendGrantRequest(
     const found = networkCause(error);
     const cause = found === undefined ? undefined : clean(found);
     // With a known reason, what to check; a runtime's own refusal (Deno's missing --allow-net) names its fix itself.
-    const fix = cause === undefined ? '' : `; ${networkFix(cause, 'check SLICER_AUTH_URL and that the authorization service is up')}`;
+    const fix = cause === undefined ? '' : `; ${networkFix(cause, 'check SLICER_AUTH_URL and that the authorization service is up', url)}`;
     throw new TokenEndpointUnavailableError(
       `${where}: ${cannotReach(url, cause)}: ${clean((error as Error).message ?? String(error))}${fix}`,
       { cause: sanitizeCause(error, clean) },

@@ -22,14 +22,14 @@ function authUrlOf(ctx: DoctorContext): Config['authUrl'] | Outcome {
 
 /**
  * Runs a probe: its outcome, or a failure with the error's low-level reason and this fix (or the reason's own fix,
- * such as trusting the CA for a certificate of an untrusted issuer).
+ * such as trusting the CA for a certificate of an untrusted issuer, or starting the sandbox at its address).
  */
-async function probe(fix: string, check: () => Promise<Outcome>): Promise<Outcome> {
+async function probe(authUrl: string, fix: string, check: () => Promise<Outcome>): Promise<Outcome> {
   try {
     return await check();
   } catch (error) {
     const cause = networkCause(error);
-    return fail(`${cause ? `${cause}: ` : ''}${shortMessage(error)}`, networkFix(cause, fix));
+    return fail(`${cause ? `${cause}: ` : ''}${shortMessage(error)}`, networkFix(cause, fix, authUrl));
   }
 }
 
@@ -53,11 +53,12 @@ function authCheck(
 export const authServiceChecks: readonly Check[] = [
   authCheck('auth-dns', 'DNS', (authUrl) => {
     const { host } = endpointOf(authUrl);
-    return probe(`check the host name in SLICER_AUTH_URL ("${host}")`, async () => ok(`${host} → ${await resolve(host)}`));
+    return probe(authUrl, `check the host name in SLICER_AUTH_URL ("${host}")`, async () => ok(`${host} → ${await resolve(host)}`));
   }),
   authCheck('auth-tcp', 'TCP', (authUrl, ctx) => {
     const { host, port } = endpointOf(authUrl);
     return probe(
+      authUrl,
       `check that the authorization service runs at ${host}:${port} (SLICER_AUTH_URL) and that no firewall blocks it`,
       async () => (await tcp(host, port, ctx.clock), ok(`connected to ${host}:${port}`)),
     );
@@ -70,7 +71,7 @@ export const authServiceChecks: readonly Check[] = [
         'use an https SLICER_AUTH_URL (SLICER_ALLOW_INSECURE_HTTP=1 allowed this)',
       );
     }
-    return probe(`check that the authorization service serves https at ${host}:${port} (SLICER_AUTH_URL)`, async () => {
+    return probe(authUrl, `check that the authorization service serves https at ${host}:${port} (SLICER_AUTH_URL)`, async () => {
       const cert = await certificate(host, port, ctx.clock);
       if (!cert.valid) {
         const fix = networkFix(cert.problem, 'fix the service certificate, or use the host name it is issued for');
@@ -85,7 +86,7 @@ export const authServiceChecks: readonly Check[] = [
     'auth-token-endpoint',
     'token endpoint',
     (authUrl, ctx) =>
-      probe('check SLICER_AUTH_URL: the token endpoint is {SLICER_AUTH_URL}/oauth2/token/', async () => {
+      probe(authUrl, 'check SLICER_AUTH_URL: the token endpoint is {SLICER_AUTH_URL}/oauth2/token/', async () => {
         const endpoint = tokenEndpoint(authUrl);
         const started = ctx.clock.now();
         // A GET sends nothing secret: it only shows that something answers at the documented path.

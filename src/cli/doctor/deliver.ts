@@ -126,5 +126,5 @@ export function undelivered(error: unknown, url: string, baseKey: string): Outco
     );
   }
   const cause = networkCause(error) ?? (error as Error).message;
-  return fail(`cannot reach ${url} (${cause})`, networkFix(cause, `check ${baseKey} and that the service is up`));
+  return fail(`cannot reach ${url} (${cause})`, networkFix(cause, `check ${baseKey} and that the service is up`, url));
 }

@@ -659,6 +659,23 @@ describe('slicer-auth doctor', () => {
     }
   });
 
+  test('a service where nothing listens: ✖ service, naming the host, the reason, the setting and how to start the sandbox there', async () => {
+    const closed = await freePort();
+    const { code, check } = await inProcess(createFakeClock({ start: systemClock.wallNow() }), {
+      SLICER_BASE_URL: `http://127.0.0.1:${closed}/slicer`,
+    });
+    assert.equal(code, 1);
+    assert.deepEqual(check('service-slicer'), {
+      id: 'service-slicer',
+      name: 'service (slicer)',
+      status: 'fail',
+      reason: `cannot reach http://127.0.0.1:${closed}/slicer (ECONNREFUSED)`,
+      fix: 'check SLICER_BASE_URL and that the service is up ' +
+        `(if it is the sandbox's address, start the sandbox: "npx slicer-auth sandbox --port ${closed}" in another terminal)`,
+      durationMs: 0,
+    });
+  });
+
   test('a refused password is sent once per run, not once per scope: three runs leave the account unlocked', async () => {
     const both = { SLICER_PREDICT_SERVICE_ID: h.sandbox.env.SLICER_PREDICT_SERVICE_ID };
     for (let run = 1; run <= 3; run++) {
@@ -802,7 +819,8 @@ describe('slicer-auth doctor', () => {
         'auth-tcp',
         'authorization service: TCP',
         `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${closed}`,
-        `check that the authorization service runs at 127.0.0.1:${closed} (SLICER_AUTH_URL) and that no firewall blocks it`,
+        `check that the authorization service runs at 127.0.0.1:${closed} (SLICER_AUTH_URL) and that no firewall blocks it ` +
+          `(if it is the sandbox's address, start the sandbox: "npx slicer-auth sandbox --port ${closed}" in another terminal)`,
       ),
     );
     const noTls = 'the TLS handshake failed: if the server at that address serves plain http (as the sandbox does), ' +
