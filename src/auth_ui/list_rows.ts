@@ -1,8 +1,9 @@
 /**
- * The rows of a token list read in one pass in the page: which table rows and
- * list items are tokens (a Revoke control, a menu that may mount one, a
- * "revoked" mark, a part titled "Revoked…"; no header row, no navigation's
- * or banner's item), their names and states.
+ * The rows of a token list read in one pass in the page and its web
+ * components' open shadow roots: which table rows and list items are tokens
+ * (a Revoke control, a menu that may mount one, a "revoked" mark, a part
+ * titled "Revoked…"; no header row, no navigation's or banner's item), their
+ * names and states.
  */
 import type { JSHandle, Locator, Page } from '@playwright/test';
 import { enabledControls } from './controls.ts';
@@ -86,10 +87,11 @@ async function tokensIn(rows: Locator, found: Found): Promise<ListedToken[]> {
         for (const element of elements) for (let node: Node | null = element; node; node = node.parentNode) holders.add(node);
         return holders;
       }) as [Set<Node>, Set<Node>];
-      // Whether the page shows a view titled "Revoked…", whether a list's items lead to views and which column of a
-      // table is headed "Name": one look at the page, one per list and one per table, not one per row (a list of
-      // thousands of rows).
-      const revokedView = document.evaluate(`boolean(${view})`, document, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;
+      // Whether a view titled "Revoked…" shows, whether a list's items lead to views and which column of a table is
+      // headed "Name": one look at the page and at each shadow root holding rows, one per list and one per table, not
+      // one per row (a list of thousands of rows). A row in a web component's shadow root is in a revoked view when
+      // its root or one its component stands in shows one (XPath's "//" does not leave the root it starts in).
+      const revokedViews = new Map<Node, boolean>();
       const viewLists = new Map<Node, boolean>();
       const nameColumns = new Map<Element | null, number>();
       return rows.flatMap((row) => {
@@ -103,7 +105,16 @@ async function tokensIn(rows: Locator, found: Found): Promise<ListedToken[]> {
         let active = holders.has(row);
         if (!active) {
           if (document.evaluate(`boolean(self::*[${header}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue) return [];
-          const says = revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null || revokedView ||
+          let inRevokedView = false;
+          // From the row, then from each component's element around it: a shadow root is no context node for XPath.
+          for (let at: Element | undefined = row; at && !inRevokedView; at = (at.getRootNode() as Partial<ShadowRoot>).host) {
+            const root = at.getRootNode();
+            if (!revokedViews.has(root)) {
+              revokedViews.set(root, document.evaluate(`boolean(${view})`, at, null, XPathResult.BOOLEAN_TYPE, null).booleanValue);
+            }
+            inRevokedView = revokedViews.get(root) as boolean;
+          }
+          const says = revoked.test(row.textContent ?? '') || row.querySelector(icon) !== null || inRevokedView ||
             document.evaluate(`boolean(self::*[${part}])`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;
           active = menuHolders.has(row) && !says &&
             !document.evaluate(`boolean(${banner})`, row, null, XPathResult.BOOLEAN_TYPE, null).booleanValue;

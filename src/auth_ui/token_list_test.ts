@@ -410,6 +410,41 @@ test('a list shown in views by tabs whose panels they do not label is read as ti
   await page.close();
 });
 
+test("a list shown in views by tabs in a web component's shadow root is read as titled by the chosen tab there", async () => {
+  // The markup above, its panels unlabelled, rendered by a custom element in its open shadow root (as a Lit app is).
+  const markup = VIEWS.replace(/<script>[^]*/, '').replaceAll(/ aria-labelledby="[^"]*"/g, '');
+  const page = await pageWith(`<token-views></token-views><script>
+    const root = document.querySelector('token-views').attachShadow({ mode: 'open' });
+    root.innerHTML = ${JSON.stringify(markup)};
+    for (const tab of root.getElementById('tabs').children) {
+      tab.addEventListener('click', () => {
+        for (const other of root.getElementById('tabs').children) {
+          other.setAttribute('aria-selected', String(other === tab));
+          root.getElementById(other.id.replace('tab', 'panel')).hidden = other !== tab;
+        }
+      });
+    }
+  </script>`);
+  const list = new TokenList(page);
+  assert.equal(await page.locator('xpath=//table').count(), 0, 'out of reach of a look over the page by XPath');
+  assert.deepEqual(await list.list(), [...ACTIVE_ENTRIES, ...REVOKED_ENTRIES]);
+  assert.equal(await list.isRevoked('gone'), true, 'unmarked, while the chosen tab says "Revoked"');
+  assert.equal(await list.isRevoked('kept'), false);
+  // The tabs in the page, each panel's table in a component of its own: the page's chosen tab titles them.
+  const around = await pageWith(
+    VIEWS.replaceAll(/ aria-labelledby="[^"]*"/g, '') + `<script>
+    for (const table of document.querySelectorAll('table')) {
+      const host = document.createElement('token-table');
+      table.replaceWith(host);
+      host.attachShadow({ mode: 'open' }).append(table);
+    }
+  </script>`,
+  );
+  assert.equal(await around.locator('xpath=//table').count(), 0, 'out of reach of a look over the page by XPath');
+  assert.deepEqual(await new TokenList(around).list(), [...ACTIVE_ENTRIES, ...REVOKED_ENTRIES]);
+  await Promise.all([page.close(), around.close()]);
+});
+
 test("a list shown in views by a <select> that loads each view's page is read in each view", async () => {
   await servedPage((url) => {
     const revoked = url.includes('status=revoked');
