@@ -154,6 +154,7 @@ test('a connection refused at a plain-http loopback address, as Node, Bun and De
     ['ECONNREFUSED', 'http://auth.example:8787/', 'check the URL'],
     ['ECONNRESET', 'http://127.0.0.1:8787/', 'check the URL'],
     ['ECONNREFUSEDX', 'http://127.0.0.1:8787/', 'check the URL'],
+    ['no connection refused', 'http://127.0.0.1:8787/', 'check the URL'],
     [undefined, 'http://127.0.0.1:8787/', 'check the URL'],
     ['ECONNREFUSED', undefined, 'check the URL'],
   ];
