@@ -12,7 +12,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { within } from './alternatives.ts';
 import { chooseAndWait, enabledControls, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
-import { scrollWhileGrowing } from './list_scroll.ts';
+import { scrollWhileGrowing, type SeenPlaces, visitParts } from './list_scroll.ts';
 import { firstPageNumber, nextPageNumber, trailStart, turnedFrom } from './list_trail.ts';
 
 /**
@@ -254,16 +254,16 @@ async function chooseAll(filters: Locator): Promise<boolean> {
  * Visits the page showing and every page after it, each shown whole, until the visit says to stop.
  *
  * @param page the page
- * @param visit called on each page; true stops the walk there
+ * @param visit called on each page, or at each part of one read in parts (see `visitParts`); true stops the walk there
  * @returns true when a visit stopped it
  * @throws Error after {@link MAX_PAGES} pages
  */
-export async function fromHere(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
+export async function fromHere(page: Page, visit: (seen?: SeenPlaces) => Promise<boolean>): Promise<boolean> {
   for (let visited = 0; visited < MAX_PAGES; visited++) {
     await chooseWhileShown(page, MORE, 'Load more');
     await showRevoked(page);
     await scrollWhileGrowing(page);
-    if (await visit()) return true;
+    if (await visitParts(page, visit)) return true;
     if (!(await nextPage(page))) return false;
   }
   throw new Error(`The token list still offers "Next" after ${MAX_PAGES} pages`);
@@ -283,11 +283,11 @@ export async function atFirstPage(page: Page): Promise<boolean> {
  * Visits every page of the list from the first, as {@link fromHere} does.
  *
  * @param page the page
- * @param visit called on each page; true stops the walk there
+ * @param visit called on each page, or at each part of one read in parts (see `visitParts`); true stops the walk there
  * @returns true when a visit stopped it
  * @throws Error after {@link MAX_PAGES} pages in one direction
  */
-export async function everyPage(page: Page, visit: () => Promise<boolean>): Promise<boolean> {
+export async function everyPage(page: Page, visit: (seen?: SeenPlaces) => Promise<boolean>): Promise<boolean> {
   await chooseWhileShown(page, BACK, 'Previous');
   // A pager with "Next" alone is walked back by loading the address its trail began on (see `list_trail.ts`).
   const start = trailStart(page);

@@ -9,6 +9,7 @@ import type { JSHandle, Locator, Page } from '@playwright/test';
 import { enabledControls } from './controls.ts';
 import { namesShown, type ShownNodes } from './cut_names.ts';
 import * as marks from './list_marks.ts';
+import { placesOf, type SeenPlaces } from './list_scroll.ts';
 import { keptInMenu, mayMount } from './menus.ts';
 
 /** A listed token: its name as shown, and whether it is shown as revoked. */
@@ -34,10 +35,11 @@ export function revokeControls(page: Page): Locator {
  *
  * @param page the page
  * @param rows its table rows and list items
+ * @param seen at a part of a page read in parts, the places seen at its parts before: the rows there are left out
  * @returns the tokens, in the page's order
  * @throws Error when entries show (a Revoke control, a "Revoked" mark) but no table row or list item holds them: such a list is read by name only
  */
-export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken[]> {
+export async function tokensHere(page: Page, rows: Locator, seen?: SeenPlaces): Promise<ListedToken[]> {
   // Kept in the page, not as a handle each: a handle per control of a list of thousands took seconds to make and pass.
   const found: Found = await page.evaluateHandle(() => ({ revokes: [], menus: [], shown: [] }));
   try {
@@ -46,6 +48,12 @@ export async function tokensHere(page: Page, rows: Locator): Promise<ListedToken
     // A page with a Revoke control has no menu that may mount one: the look over the page is spared.
     if (revokes === 0) await mayMount(page, 'Revoke').evaluateAll((elements, found) => void (found.menus = elements), found);
     const entries = await tokensIn(rows, found);
+    if (seen) {
+      const rowsRead = await found.evaluateHandle((found) => found.shown.map(([, row]) => row as Element));
+      const fresh = seen.fresh(await placesOf(rowsRead));
+      await rowsRead.dispose();
+      return entries.filter((_, index) => fresh[index]);
+    }
     const shown = page.getByText(marks.REVOKED_MARK).or(page.locator(marks.REVOKED_ICON));
     if (entries.length === 0 && (revokes > 0 || (await shown.count()) > 0)) {
       throw new Error(

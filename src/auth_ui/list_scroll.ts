@@ -1,9 +1,11 @@
 /**
  * A token list that grows as it is scrolled ("infinite scrolling"): it shows
  * its next part when its end comes into view, at once or once fetched. Such a
- * list is scrolled to its end until it no longer grows.
+ * list is scrolled to its end until it no longer grows. And a list that keeps
+ * in the page only the rows near what shows (a virtualized list): it is
+ * scrolled through from its start, part by part, each row known by its place.
  */
-import type { Page, Request } from '@playwright/test';
+import type { JSHandle, Locator, Page, Request } from '@playwright/test';
 import { systemClock } from '../clock.ts';
 
 /** The most times a list is scrolled to its end: a page that grows for ever is then read as far as it shows. */
@@ -21,6 +23,23 @@ const SETTLE_MS = 2_000;
 /** How long a list that fetches its next part may take to show it. */
 const GROW_MS = 10_000;
 
+/** The most parts a list that keeps only the rows near what shows is read in: 500 boxes' heights. */
+const MAX_PARTS = 500;
+
+/** How far apart two places may be and still be one: a row drawn again lands within a pixel or two of where it was. */
+const SAME_PLACE_PX = 2;
+
+/**
+ * Waits until the page has drawn so many frames from now, up to {@link SETTLE_MS}.
+ *
+ * @param page the page
+ * @param count the frames
+ */
+function framesDrawn(page: Page, count: number): Promise<void> {
+  return page.waitForFunction((state) => ++state.drawn >= state.count, { drawn: 0, count }, { polling: 'raf', timeout: SETTLE_MS })
+    .then(() => undefined, () => undefined);
+}
+
 /**
  * Scrolls the page, and each box in it that scrolls, to its end as long as that makes the page grow: a list that
  * shows its next part when its end shows ("infinite scrolling"). The page grows at once (see {@link QUIET_MS}), or
@@ -30,10 +49,7 @@ const GROW_MS = 10_000;
  * @param page the page
  */
 export async function scrollWhileGrowing(page: Page): Promise<void> {
-  // Waits until the page has drawn so many frames from now, up to SETTLE_MS.
-  const frames = (count: number) =>
-    page.waitForFunction((state) => ++state.drawn >= state.count, { drawn: 0, count }, { polling: 'raf', timeout: SETTLE_MS })
-      .then(() => undefined, () => undefined);
+  const frames = (count: number) => framesDrawn(page, count);
   // The number of elements in the page, or -1 when nothing lies below what shows; scrolled to the end when asked.
   const look = (scroll: boolean) =>
     page.evaluate((scroll) => {
@@ -67,5 +83,153 @@ export async function scrollWhileGrowing(page: Page): Promise<void> {
     } finally {
       page.off('request', fetches);
     }
+  }
+}
+
+/** Where an element stands in its list whatever the scroll: px from the left and the top of every box around it. */
+export type Place = readonly [left: number, top: number];
+
+/** The places of the elements read at the parts of one page, as {@link visitParts} scrolls through it. */
+export class SeenPlaces {
+  readonly #seen = new Set<string>();
+
+  /**
+   * Records the places of elements read at one part.
+   *
+   * @param places their places ({@link placesOf})
+   * @returns for each, whether it is new: not within {@link SAME_PLACE_PX} of a place recorded at an earlier part
+   */
+  fresh(places: readonly Place[]): boolean[] {
+    const near = ([left, top]: Place) =>
+      Array.from({ length: (2 * SAME_PLACE_PX + 1) ** 2 }, (_, index) => {
+        const [x, y] = [index % (2 * SAME_PLACE_PX + 1), Math.floor(index / (2 * SAME_PLACE_PX + 1))];
+        return `${Math.round(left) + x - SAME_PLACE_PX}:${Math.round(top) + y - SAME_PLACE_PX}`;
+      });
+    const fresh = places.map((place) => !near(place).some((key) => this.#seen.has(key)));
+    for (const [left, top] of places) this.#seen.add(`${Math.round(left)}:${Math.round(top)}`);
+    return fresh;
+  }
+}
+
+/**
+ * Where elements stand in their list whatever the scroll ({@link Place}): a row drawn again after a scroll, by a list
+ * that keeps only the rows near what shows, stands where it stood.
+ *
+ * @param elements the elements
+ * @returns their places, in their order
+ */
+export async function placesOf(elements: JSHandle<readonly Element[]>): Promise<Place[]> {
+  return await elements.evaluate((elements) =>
+    elements.map((element) => {
+      const box = element.getBoundingClientRect();
+      let [left, top] = [box.left, box.top];
+      for (let around = element.parentElement; around; around = around.parentElement) {
+        left += around.scrollLeft;
+        top += around.scrollTop;
+      }
+      return [left, top] as const;
+    })
+  );
+}
+
+/**
+ * How many of some elements are new at a part of a page read in parts ({@link SeenPlaces}).
+ *
+ * @param elements the elements
+ * @param seen the places seen at the parts before
+ * @returns how many stand in no place seen before
+ */
+export async function countFresh(elements: Locator, seen: SeenPlaces): Promise<number> {
+  const all: JSHandle<Element[]> = await elements.page().evaluateHandle(() => []);
+  try {
+    await elements.evaluateAll((elements, all) => void all.push(...elements), all);
+    return seen.fresh(await placesOf(all)).filter(Boolean).length;
+  } finally {
+    await all.dispose();
+  }
+}
+
+/** In the page: the box that keeps only the rows near what shows, and every element it has held. */
+type Recycling = JSHandle<{ box: Element; held: Set<Element> } | undefined>;
+
+/**
+ * Visits the page showing: once, or, when a box of it keeps in the page only the rows near what shows (a virtualized
+ * list, as react-window, TanStack Virtual or a data grid draws one), at each part of that box from its start, four
+ * fifths of its height apart, until its end or a part where it draws no element it has not held (a box that merely
+ * changed as it was scrolled holds its whole list), or until the visit says to stop (the box then left where it
+ * showed). A box is such a list when, scrolled back to its start, it holds elements it did not hold before (see
+ * {@link recyclingBox}).
+ *
+ * @param page the page
+ * @param visit called once with no places, or at each part with the places seen at the parts before (a row shown at
+ *   one part may show at the next: {@link SeenPlaces} tells it); true stops the visits
+ * @returns true when a visit stopped it
+ */
+export async function visitParts(page: Page, visit: (seen?: SeenPlaces) => Promise<boolean>): Promise<boolean> {
+  const recycling = await recyclingBox(page);
+  if (!recycling) return await visit();
+  try {
+    const seen = new SeenPlaces();
+    for (let part = 0; part < MAX_PARTS; part++) {
+      if (await visit(seen)) return true;
+      const moved = await recycling.evaluate((recycling) => {
+        const { box } = recycling as { box: Element };
+        const before = box.scrollTop;
+        box.scrollTop += Math.max(1, Math.floor(box.clientHeight * 0.8));
+        return box.scrollTop > before;
+      });
+      if (!moved) return false;
+      await framesDrawn(page, 3);
+      const drew = await recycling.evaluate((recycling) => {
+        const { box, held } = recycling as { box: Element; held: Set<Element> };
+        const drawn = [...box.querySelectorAll('*')].filter((element) => !held.has(element));
+        for (const element of drawn) held.add(element);
+        return drawn.length > 0;
+      });
+      if (!drew) return false;
+    }
+    return false;
+  } finally {
+    await recycling.dispose();
+  }
+}
+
+/**
+ * The box that keeps in the page only the rows near what shows: of the boxes that scroll and are scrolled (the page's
+ * own among them), the innermost that, scrolled back to its start, holds elements it did not hold before. That box is
+ * left at its start, the others where they were (a list scrolled to its end is not scrolled through again).
+ *
+ * @param page the page
+ * @returns the box and the elements it has held, in the page; undefined when no box scrolls so
+ */
+async function recyclingBox(page: Page): Promise<Recycling | undefined> {
+  const held = await page.evaluateHandle(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    const boxes = [root, ...document.body.querySelectorAll('*')].filter((element) =>
+      element.scrollHeight > element.clientHeight + 1 && element.scrollTop > 0 &&
+      (element === root || /auto|scroll/.test(getComputedStyle(element).overflowY))
+    );
+    const held = new Map(boxes.map((box) => [box, { elements: new Set(box.querySelectorAll('*')), top: box.scrollTop }]));
+    for (const box of boxes) box.scrollTop = 0;
+    return held;
+  });
+  try {
+    if (await held.evaluate((held) => held.size === 0)) return undefined;
+    await framesDrawn(page, 3);
+    const recycling: Recycling = await held.evaluateHandle((held) => {
+      const drawn = [...held].filter(([box, { elements }]) => [...box.querySelectorAll('*')].some((element) => !elements.has(element)))
+        .map(([box]) => box);
+      const box = drawn.find((box) => !drawn.some((other) => other !== box && box.contains(other)));
+      for (const [other, { top }] of held) if (other !== box) other.scrollTop = top;
+      if (!box) return undefined;
+      const { elements } = held.get(box) as { elements: Set<Element> };
+      for (const element of box.querySelectorAll('*')) elements.add(element);
+      return { box, held: elements };
+    });
+    if (await recycling.evaluate((recycling) => recycling !== undefined)) return recycling;
+    await recycling.dispose();
+    return undefined;
+  } finally {
+    await held.dispose();
   }
 }

@@ -13,6 +13,7 @@ import * as marks from './list_marks.ts';
 import { namesHere, showsName } from './list_names.ts';
 import { type ListedToken, revokeControls, tokensHere } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
+import { countFresh } from './list_scroll.ts';
 import { everyView } from './list_views.ts';
 import { keptInMenu, mayMount, withoutControl } from './menus.ts';
 import { showing } from './shown_text.ts';
@@ -215,8 +216,8 @@ export class TokenList {
    */
   async countAll(entries: Locator): Promise<number> {
     let count = 0;
-    await everyView(this.page, async () => {
-      count += await entries.count();
+    await everyView(this.page, async (seen) => {
+      count += seen ? await countFresh(entries, seen) : await entries.count();
       return false;
     });
     return count;
@@ -263,8 +264,8 @@ export class TokenList {
    */
   async list(): Promise<ListedToken[]> {
     const listed: ListedToken[] = [];
-    await everyView(this.page, async () => {
-      listed.push(...(await tokensHere(this.page, this.#rows())));
+    await everyView(this.page, async (seen) => {
+      listed.push(...(await tokensHere(this.page, this.#rows(), seen)));
       return false;
     });
     return listed;

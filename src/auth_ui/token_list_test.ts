@@ -736,6 +736,38 @@ test('a list that grows at once as a box in the page is scrolled is read to its 
   await page.close();
 });
 
+// A list that keeps in the page only the rows near what shows (react-window, TanStack Virtual): 60 tokens, every third
+// revoked, 30 px each in a box 300 px high, two rows beyond each edge, each row drawn anew as it comes near.
+const VIRTUAL = `<div id="box" style="height: 300px; overflow-y: auto"><div id="rows" role="list" style="position: relative"></div></div>
+  <script>
+    const box = document.getElementById('box'), rows = document.getElementById('rows');
+    rows.style.height = 60 * 30 + 'px';
+    const draw = () => {
+      const from = Math.max(0, Math.floor(box.scrollTop / 30) - 2), to = Math.min(60, Math.ceil((box.scrollTop + 300) / 30) + 2);
+      rows.replaceChildren(...Array.from({ length: to - from }, (_, k) => {
+        const row = document.createElement('div');
+        row.setAttribute('role', 'listitem');
+        row.style = 'position: absolute; height: 30px; transform: translateY(' + (from + k) * 30 + 'px)';
+        row.innerHTML = '<span>token ' + (from + k) + '</span> ' + ((from + k) % 3 === 0 ? 'Revoked' : '<button>Revoke</button>');
+        return row;
+      }));
+    };
+    box.addEventListener('scroll', draw);
+    draw();
+  </script>`;
+
+test('a list that keeps only the rows near what shows is read part by part, each row once', async () => {
+  const page = await pageWith(VIRTUAL);
+  const list = new TokenList(page);
+  assert.ok((await page.getByRole('listitem').count()) < 20, 'the page holds a few rows at a time');
+  assert.deepEqual(await list.list(), Array.from({ length: 60 }, (_, i) => ({ name: `token ${i}`, revoked: i % 3 === 0 })));
+  assert.equal(await list.countAll(list.active('token 31')), 1, 'a row in the middle, counted once');
+  assert.equal(await list.countAll(list.row('token 59')), 1, 'the last row, shown at two parts, counted once');
+  assert.equal(await list.isRevoked('token 30'), true);
+  assert.deepEqual(await list.namesLike(/^token \d*7$/), ['token 7', 'token 17', 'token 27', 'token 37', 'token 47', 'token 57']);
+  await page.close();
+});
+
 const ALPHA = 'nightly build for the team alpha';
 const BETA = 'nightly build for the team beta';
 const GAMMA = 'contract-test run=20261207T1100Z-ab12 at=20261207T110000Z scopes both';
