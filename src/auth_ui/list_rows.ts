@@ -48,12 +48,6 @@ export async function tokensHere(page: Page, rows: Locator, seen?: SeenPlaces): 
     // A page with a Revoke control has no menu that may mount one: the look over the page is spared.
     if (revokes === 0) await mayMount(page, 'Revoke').evaluateAll((elements, found) => void (found.menus = elements), found);
     const entries = await tokensIn(rows, found);
-    if (seen) {
-      const rowsRead = await found.evaluateHandle((found) => found.shown.map(([, row]) => row as Element));
-      const fresh = seen.fresh(await placesOf(rowsRead));
-      await rowsRead.dispose();
-      return entries.filter((_, index) => fresh[index]);
-    }
     const shown = page.getByText(marks.REVOKED_MARK).or(page.locator(marks.REVOKED_ICON));
     if (entries.length === 0 && (revokes > 0 || (await shown.count()) > 0)) {
       throw new Error(
@@ -62,7 +56,10 @@ export async function tokensHere(page: Page, rows: Locator, seen?: SeenPlaces): 
           "revoking a run's tokens work on any markup",
       );
     }
-    return entries;
+    if (!seen) return entries;
+    const read = await found.evaluateHandle((found) => found.shown.map(([, row]) => row as Element));
+    const fresh = await placesOf(read).then((places) => seen.fresh(places)).finally(() => read.dispose());
+    return entries.filter((_, index) => fresh[index]);
   } finally {
     await found.dispose();
   }

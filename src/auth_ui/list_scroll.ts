@@ -23,7 +23,7 @@ const SETTLE_MS = 2_000;
 /** How long a list that fetches its next part may take to show it. */
 const GROW_MS = 10_000;
 
-/** The most parts a list that keeps only the rows near what shows is read in: 500 boxes' heights. */
+/** The most parts a list that keeps only the rows near what shows is read in. */
 const MAX_PARTS = 500;
 
 /** How far apart two places may be and still be one: a row drawn again lands within a pixel or two of where it was. */
@@ -49,7 +49,6 @@ function framesDrawn(page: Page, count: number): Promise<void> {
  * @param page the page
  */
 export async function scrollWhileGrowing(page: Page): Promise<void> {
-  const frames = (count: number) => framesDrawn(page, count);
   // The number of elements in the page, or -1 when nothing lies below what shows; scrolled to the end when asked.
   const look = (scroll: boolean) =>
     page.evaluate((scroll) => {
@@ -64,7 +63,7 @@ export async function scrollWhileGrowing(page: Page): Promise<void> {
   const count = () => page.evaluate(() => document.getElementsByTagName('*').length).catch(() => -1);
   // Whether the page grew at once: its scroll and intersection handlers run as it draws its next frames.
   const settled = async (before: number) => {
-    await Promise.all([systemClock.sleep(QUIET_MS), frames(3)]);
+    await Promise.all([systemClock.sleep(QUIET_MS), framesDrawn(page, 3)]);
     return (await count()) > before;
   };
   const growth = (before: number) =>
@@ -77,7 +76,7 @@ export async function scrollWhileGrowing(page: Page): Promise<void> {
     try {
       // Once the page has drawn what it shows now: a list that has just grown must first see its end leave the view, or
       // the scroll brings it back into a view that it never left, and nothing is loaded.
-      await frames(2);
+      await framesDrawn(page, 2);
       const before = await look(true);
       if (before < 0 || !(await settled(before)) && !(fetching && (await growth(before)))) return;
     } finally {
