@@ -40,48 +40,78 @@ function framesDrawn(page: Page, count: number): Promise<void> {
     .then(() => undefined, () => undefined);
 }
 
+/** In the page: every element under a node, those in the open shadow roots of web components there too. */
+type Deep = JSHandle<(node: ParentNode) => Element[]>;
+
 /**
- * Scrolls the page, and each box in it that scrolls, to its end as long as that makes the page grow: a list that
- * shows its next part when its end shows ("infinite scrolling"). The page grows at once (see {@link QUIET_MS}), or
- * starts a fetch by then and grows within {@link GROW_MS}; else it is whole. A page with nothing below what shows
- * costs one look, and one scrolled to its end that does not grow costs {@link QUIET_MS}.
+ * Makes {@link Deep} in the page: the looks for a list that scrolls see one that a web component draws.
+ *
+ * @param page the page
+ * @returns the function, in the page
+ */
+function deepElements(page: Page): Promise<Deep> {
+  return page.evaluateHandle(() => (node: ParentNode) => {
+    const elements: Element[] = [];
+    for (const trees = [node]; trees.length > 0;) {
+      for (const element of (trees.pop() as ParentNode).querySelectorAll('*')) {
+        elements.push(element);
+        if (element.shadowRoot) trees.push(element.shadowRoot);
+      }
+    }
+    return elements;
+  });
+}
+
+/**
+ * Scrolls the page, and each box in it that scrolls (in a web component's open shadow root too), to its end as long
+ * as that makes the page grow: a list that shows its next part when its end shows ("infinite scrolling"). The page
+ * grows at once (see {@link QUIET_MS}), or starts a fetch by then and grows within {@link GROW_MS}; else it is whole.
+ * A page with nothing below what shows costs one look, and one scrolled to its end that does not grow costs
+ * {@link QUIET_MS}.
  *
  * @param page the page
  */
 export async function scrollWhileGrowing(page: Page): Promise<void> {
+  const deep = await deepElements(page).catch(() => undefined);
+  if (!deep) return;
   // The number of elements in the page, or -1 when nothing lies below what shows; scrolled to the end when asked.
   const look = (scroll: boolean) =>
-    page.evaluate((scroll) => {
+    page.evaluate(([deep, scroll]) => {
       const root = document.scrollingElement ?? document.documentElement;
-      const below = [root, ...document.body.querySelectorAll('*')].filter((element) =>
+      const elements = deep(document);
+      const below = [root, ...elements].filter((element) =>
         element.scrollTop + element.clientHeight < element.scrollHeight - 1 &&
         (element === root || /auto|scroll/.test(getComputedStyle(element).overflowY))
       );
       if (scroll) { for (const element of below) element.scrollTop = element.scrollHeight; }
-      return below.length === 0 ? -1 : document.getElementsByTagName('*').length;
-    }, scroll).catch(() => -1);
-  const count = () => page.evaluate(() => document.getElementsByTagName('*').length).catch(() => -1);
+      return below.length === 0 ? -1 : elements.length;
+    }, [deep, scroll] as const).catch(() => -1);
+  const count = () => page.evaluate((deep) => deep(document).length, deep).catch(() => -1);
   // Whether the page grew at once: its scroll and intersection handlers run as it draws its next frames.
   const settled = async (before: number) => {
     await Promise.all([systemClock.sleep(QUIET_MS), framesDrawn(page, 3)]);
     return (await count()) > before;
   };
   const growth = (before: number) =>
-    page.waitForFunction((before) => document.getElementsByTagName('*').length > before, before, { timeout: GROW_MS })
+    page.waitForFunction(([deep, before]) => deep(document).length > before, [deep, before] as const, { timeout: GROW_MS })
       .then(() => true, () => false);
-  for (let grown = 0; grown < MAX_GROWTHS && (await look(false)) >= 0; grown++) {
-    let fetching = false;
-    const fetches = (request: Request) => void (fetching ||= ['fetch', 'xhr'].includes(request.resourceType()));
-    page.on('request', fetches);
-    try {
-      // Once the page has drawn what it shows now: a list that has just grown must first see its end leave the view, or
-      // the scroll brings it back into a view that it never left, and nothing is loaded.
-      await framesDrawn(page, 2);
-      const before = await look(true);
-      if (before < 0 || !(await settled(before)) && !(fetching && (await growth(before)))) return;
-    } finally {
-      page.off('request', fetches);
+  try {
+    for (let grown = 0; grown < MAX_GROWTHS && (await look(false)) >= 0; grown++) {
+      let fetching = false;
+      const fetches = (request: Request) => void (fetching ||= ['fetch', 'xhr'].includes(request.resourceType()));
+      page.on('request', fetches);
+      try {
+        // Once the page has drawn what it shows now: a list that has just grown must first see its end leave the view,
+        // or the scroll brings it back into a view that it never left, and nothing is loaded.
+        await framesDrawn(page, 2);
+        const before = await look(true);
+        if (before < 0 || !(await settled(before)) && !(fetching && (await growth(before)))) return;
+      } finally {
+        page.off('request', fetches);
+      }
     }
+  } finally {
+    await deep.dispose().catch(() => undefined);
   }
 }
 
@@ -148,8 +178,8 @@ export async function countFresh(elements: Locator, seen: SeenPlaces): Promise<n
   }
 }
 
-/** In the page: the box that keeps only the rows near what shows, and every element it has held. */
-type Recycling = JSHandle<{ box: Element; held: Set<Element> } | undefined>;
+/** In the page: the box that keeps only the rows near what shows, every element it has held, and {@link Deep}. */
+type Recycling = JSHandle<{ box: Element; held: Set<Element>; deep: (node: ParentNode) => Element[] } | undefined>;
 
 /**
  * Visits the page showing: once, or, when a box of it keeps in the page only the rows near what shows (a virtualized
@@ -180,8 +210,8 @@ export async function visitParts(page: Page, visit: (seen?: SeenPlaces) => Promi
       if (!moved) return false;
       await framesDrawn(page, 3);
       const drew = await recycling.evaluate((recycling) => {
-        const { box, held } = recycling as { box: Element; held: Set<Element> };
-        const drawn = [...box.querySelectorAll('*')].filter((element) => !held.has(element));
+        const { box, held, deep } = recycling as { box: Element; held: Set<Element>; deep: (node: ParentNode) => Element[] };
+        const drawn = deep(box).filter((element) => !held.has(element));
         for (const element of drawn) held.add(element);
         return drawn.length > 0;
       });
@@ -195,40 +225,49 @@ export async function visitParts(page: Page, visit: (seen?: SeenPlaces) => Promi
 
 /**
  * The box that keeps in the page only the rows near what shows: of the boxes that scroll and are scrolled (the page's
- * own among them), the innermost that, scrolled back to its start, holds elements it did not hold before. That box is
- * left at its start, the others where they were (a list scrolled to its end is not scrolled through again).
+ * own among them, and those in web components' open shadow roots), the innermost that, scrolled back to its start,
+ * holds elements it did not hold before. That box is left at its start, the others where they were (a list scrolled
+ * to its end is not scrolled through again).
  *
  * @param page the page
  * @returns the box and the elements it has held, in the page; undefined when no box scrolls so
  */
 async function recyclingBox(page: Page): Promise<Recycling | undefined> {
-  const held = await page.evaluateHandle(() => {
+  const deep = await deepElements(page);
+  const held = await page.evaluateHandle((deep) => {
     const root = document.scrollingElement ?? document.documentElement;
-    const boxes = [root, ...document.body.querySelectorAll('*')].filter((element) =>
+    const boxes = [root, ...deep(document)].filter((element) =>
       element.scrollHeight > element.clientHeight + 1 && element.scrollTop > 0 &&
       (element === root || /auto|scroll/.test(getComputedStyle(element).overflowY))
     );
-    const held = new Map(boxes.map((box) => [box, { elements: new Set(box.querySelectorAll('*')), top: box.scrollTop }]));
+    const held = new Map(boxes.map((box) => [box, { elements: new Set(deep(box)), top: box.scrollTop }]));
     for (const box of boxes) box.scrollTop = 0;
     return held;
-  });
+  }, deep);
   try {
     if (await held.evaluate((held) => held.size === 0)) return undefined;
     await framesDrawn(page, 3);
-    const recycling: Recycling = await held.evaluateHandle((held) => {
-      const drawn = [...held].filter(([box, { elements }]) => [...box.querySelectorAll('*')].some((element) => !elements.has(element)))
-        .map(([box]) => box);
-      const box = drawn.find((box) => !drawn.some((other) => other !== box && box.contains(other)));
+    const recycling: Recycling = await held.evaluateHandle((held, deep) => {
+      const drawn = [...held].filter(([box, { elements }]) => deep(box).some((element) => !elements.has(element))).map(([box]) => box);
+      // The innermost: around no other, its shadow roots' boxes counted as within it.
+      const box = drawn.find((box) =>
+        !drawn.some((other) => {
+          for (let node: Node | null = other === box ? null : other; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null) {
+            if (node === box) return true;
+          }
+          return false;
+        })
+      );
       for (const [other, { top }] of held) if (other !== box) other.scrollTop = top;
       if (!box) return undefined;
       const { elements } = held.get(box) as { elements: Set<Element> };
-      for (const element of box.querySelectorAll('*')) elements.add(element);
-      return { box, held: elements };
-    });
+      for (const element of deep(box)) elements.add(element);
+      return { box, held: elements, deep };
+    }, deep);
     if (await recycling.evaluate((recycling) => recycling !== undefined)) return recycling;
     await recycling.dispose();
     return undefined;
   } finally {
-    await held.dispose();
+    await Promise.all([held.dispose(), deep.dispose()]);
   }
 }

@@ -737,10 +737,16 @@ test('a list that grows at once as a box in the page is scrolled is read to its 
 });
 
 // A list that keeps in the page only the rows near what shows (react-window, TanStack Virtual): 60 tokens, every third
-// revoked, 30 px each in a box 300 px high, two rows beyond each edge, each row drawn anew as it comes near.
-const VIRTUAL = `<div id="box" style="height: 300px; overflow-y: auto"><div id="rows" role="list" style="position: relative"></div></div>
+// revoked, 30 px each in a box 300 px high, two rows beyond each edge, each row drawn anew as it comes near. In the
+// page, or in a web component's open shadow root.
+const VIRTUAL_BOX =
+  '<div id="box" style="height: 300px; overflow-y: auto"><div id="rows" role="list" style="position: relative"></div></div>';
+const virtual = (inComponent: boolean) =>
+  `${inComponent ? '<token-rows></token-rows>' : VIRTUAL_BOX}
   <script>
-    const box = document.getElementById('box'), rows = document.getElementById('rows');
+    const tree = ${inComponent ? `document.querySelector('token-rows').attachShadow({ mode: 'open' })` : 'document'};
+    if (tree !== document) tree.innerHTML = ${JSON.stringify(VIRTUAL_BOX)};
+    const box = tree.getElementById('box'), rows = tree.getElementById('rows');
     rows.style.height = 60 * 30 + 'px';
     const draw = () => {
       const from = Math.max(0, Math.floor(box.scrollTop / 30) - 2), to = Math.min(60, Math.ceil((box.scrollTop + 300) / 30) + 2);
@@ -756,15 +762,40 @@ const VIRTUAL = `<div id="box" style="height: 300px; overflow-y: auto"><div id="
     draw();
   </script>`;
 
-test('a list that keeps only the rows near what shows is read part by part, each row once', async () => {
-  const page = await pageWith(VIRTUAL);
-  const list = new TokenList(page);
-  assert.ok((await page.getByRole('listitem').count()) < 20, 'the page holds a few rows at a time');
-  assert.deepEqual(await list.list(), Array.from({ length: 60 }, (_, i) => ({ name: `token ${i}`, revoked: i % 3 === 0 })));
-  assert.equal(await list.countAll(list.active('token 31')), 1, 'a row in the middle, counted once');
-  assert.equal(await list.countAll(list.row('token 59')), 1, 'the last row, shown at two parts, counted once');
-  assert.equal(await list.isRevoked('token 30'), true);
-  assert.deepEqual(await list.namesLike(/^token \d*7$/), ['token 7', 'token 17', 'token 27', 'token 37', 'token 47', 'token 57']);
+for (const inComponent of [false, true]) {
+  test(`a list that keeps only the rows near what shows is read part by part, each row once${inComponent ? ', in a web component' : ''}`, async () => {
+    const page = await pageWith(virtual(inComponent));
+    const list = new TokenList(page);
+    assert.ok((await page.getByRole('listitem').count()) < 20, 'the page holds a few rows at a time');
+    assert.deepEqual(await list.list(), Array.from({ length: 60 }, (_, i) => ({ name: `token ${i}`, revoked: i % 3 === 0 })));
+    assert.equal(await list.countAll(list.active('token 31')), 1, 'a row in the middle, counted once');
+    assert.equal(await list.countAll(list.row('token 59')), 1, 'the last row, shown at two parts, counted once');
+    assert.equal(await list.isRevoked('token 30'), true);
+    assert.deepEqual(await list.namesLike(/^token \d*7$/), ['token 7', 'token 17', 'token 27', 'token 37', 'token 47', 'token 57']);
+    await page.close();
+  });
+}
+
+test("a list that grows at once as a box in a web component's shadow root is scrolled is read to its end", async () => {
+  const page = await pageWith(`<token-box></token-box><script>
+    const tree = document.querySelector('token-box').attachShadow({ mode: 'open' });
+    tree.innerHTML = '<div id="box" style="height: 300px; overflow-y: auto"><ul id="tokens"></ul><p id="end">Loading…</p></div>';
+    const tokens = tree.getElementById('tokens');
+    const add = () => {
+      for (let i = 0; i < 10; i++) {
+        const at = tokens.children.length;
+        tokens.insertAdjacentHTML('beforeend', '<li style="height: 40px"><span>t' + at + '</span> ' +
+          (at === 49 ? '<span>Revoked</span></li>' : '<button>Revoke</button></li>'));
+      }
+      if (tokens.children.length === 50) tree.getElementById('end').remove();
+    };
+    add();
+    add();
+    new IntersectionObserver((seen) => {
+      if (seen.some((one) => one.isIntersecting)) add();
+    }, { root: tree.getElementById('box') }).observe(tree.getElementById('end'));
+  </script>`);
+  await readToItsEnd(page);
   await page.close();
 });
 
