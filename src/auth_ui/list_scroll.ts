@@ -195,7 +195,8 @@ type Recycling = JSHandle<{ box: Element; held: Set<Element>; deep: (node: Paren
  * @returns true when a visit stopped it
  */
 export async function visitParts(page: Page, visit: (seen?: SeenPlaces) => Promise<boolean>): Promise<boolean> {
-  const recycling = await recyclingBox(page);
+  // A page that navigates meanwhile has no such box: it is visited as it shows.
+  const recycling = await recyclingBox(page).catch(() => undefined);
   if (!recycling) return await visit();
   try {
     const seen = new SeenPlaces();
