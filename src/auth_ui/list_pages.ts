@@ -262,8 +262,7 @@ export async function fromHere(page: Page, visit: (seen?: SeenPlaces) => Promise
   for (let visited = 0; visited < MAX_PAGES; visited++) {
     await chooseWhileShown(page, MORE, 'Load more');
     await showRevoked(page);
-    await scrollWhileGrowing(page);
-    if (await visitParts(page, visit)) return true;
+    if (await visitParts(page, visit, await scrollWhileGrowing(page))) return true;
     if (!(await nextPage(page))) return false;
   }
   throw new Error(`The token list still offers "Next" after ${MAX_PAGES} pages`);

@@ -70,22 +70,25 @@ function deepElements(page: Page): Promise<Deep> {
  * {@link QUIET_MS}.
  *
  * @param page the page
+ * @returns whether a box of the page is left scrolled from its start: only such a box may be a list that keeps only
+ *   the rows near what shows (see {@link visitParts})
  */
-export async function scrollWhileGrowing(page: Page): Promise<void> {
+export async function scrollWhileGrowing(page: Page): Promise<boolean> {
   const deep = await deepElements(page).catch(() => undefined);
-  if (!deep) return;
-  // The number of elements in the page, or -1 when nothing lies below what shows; scrolled to the end when asked.
+  if (!deep) return false;
+  // The number of elements in the page, or -1 when nothing lies below what shows, and whether a box is scrolled from
+  // its start; scrolled to the end first when asked.
   const look = (scroll: boolean) =>
     page.evaluate(([deep, scroll]) => {
       const root = document.scrollingElement ?? document.documentElement;
       const elements = deep(document);
-      const below = [root, ...elements].filter((element) =>
-        element.scrollTop + element.clientHeight < element.scrollHeight - 1 &&
-        (element === root || /auto|scroll/.test(getComputedStyle(element).overflowY))
+      const boxes = [root, ...elements].filter((element) =>
+        element.scrollHeight > element.clientHeight + 1 && (element === root || /auto|scroll/.test(getComputedStyle(element).overflowY))
       );
-      if (scroll) { for (const element of below) element.scrollTop = element.scrollHeight; }
-      return below.length === 0 ? -1 : elements.length;
-    }, [deep, scroll] as const).catch(() => -1);
+      const below = boxes.filter((box) => box.scrollTop + box.clientHeight < box.scrollHeight - 1);
+      if (scroll) { for (const box of below) box.scrollTop = box.scrollHeight; }
+      return [below.length === 0 ? -1 : elements.length, boxes.some((box) => box.scrollTop > 0)] as const;
+    }, [deep, scroll] as const).catch(() => [-1, false] as const);
   const count = () => page.evaluate((deep) => deep(document).length, deep).catch(() => -1);
   // Whether the page grew at once: its scroll and intersection handlers run as it draws its next frames.
   const settled = async (before: number) => {
@@ -95,8 +98,9 @@ export async function scrollWhileGrowing(page: Page): Promise<void> {
   const growth = (before: number) =>
     page.waitForFunction(([deep, before]) => deep(document).length > before, [deep, before] as const, { timeout: GROW_MS })
       .then(() => true, () => false);
+  let [below, scrolled] = await look(false);
   try {
-    for (let grown = 0; grown < MAX_GROWTHS && (await look(false)) >= 0; grown++) {
+    for (let grown = 0; grown < MAX_GROWTHS && below >= 0; grown++, [below, scrolled] = await look(false)) {
       let fetching = false;
       const fetches = (request: Request) => void (fetching ||= ['fetch', 'xhr'].includes(request.resourceType()));
       page.on('request', fetches);
@@ -104,15 +108,17 @@ export async function scrollWhileGrowing(page: Page): Promise<void> {
         // Once the page has drawn what it shows now: a list that has just grown must first see its end leave the view,
         // or the scroll brings it back into a view that it never left, and nothing is loaded.
         await framesDrawn(page, 2);
-        const before = await look(true);
-        if (before < 0 || !(await settled(before)) && !(fetching && (await growth(before)))) return;
+        const [before, scrolledToEnd] = await look(true);
+        scrolled = scrolledToEnd;
+        if (before < 0 || !(await settled(before)) && !(fetching && (await growth(before)))) break;
       } finally {
         page.off('request', fetches);
       }
     }
   } finally {
-    await deep.dispose().catch(() => undefined);
+    void deep.dispose().catch(() => undefined);
   }
+  return scrolled;
 }
 
 /** Where an element stands in its list whatever the scroll: px from the left and the top of every box around it. */
@@ -192,11 +198,13 @@ type Recycling = JSHandle<{ box: Element; held: Set<Element>; deep: (node: Paren
  * @param page the page
  * @param visit called once with no places, or at each part with the places seen at the parts before (a row shown at
  *   one part may show at the next: {@link SeenPlaces} tells it); true stops the visits
+ * @param scrolled whether a box of the page is scrolled from its start ({@link scrollWhileGrowing} tells): if none is,
+ *   the page is visited once without another look
  * @returns true when a visit stopped it
  */
-export async function visitParts(page: Page, visit: (seen?: SeenPlaces) => Promise<boolean>): Promise<boolean> {
+export async function visitParts(page: Page, visit: (seen?: SeenPlaces) => Promise<boolean>, scrolled: boolean): Promise<boolean> {
   // A page that navigates meanwhile has no such box: it is visited as it shows.
-  const recycling = await recyclingBox(page).catch(() => undefined);
+  const recycling = scrolled ? await recyclingBox(page).catch(() => undefined) : undefined;
   if (!recycling) return await visit();
   try {
     const seen = new SeenPlaces();
