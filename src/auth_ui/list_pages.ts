@@ -12,7 +12,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { within } from './alternatives.ts';
 import { chooseAndWait, enabledControls, loaded, pressToggle } from './controls.ts';
 import * as marks from './list_marks.ts';
-import { scrollWhileGrowing, type SeenPlaces, visitParts } from './list_scroll.ts';
+import { type SeenPlaces, visitPage } from './list_parts.ts';
 import { firstPageNumber, nextPageNumber, trailStart, turnedFrom } from './list_trail.ts';
 
 /**
@@ -254,7 +254,7 @@ async function chooseAll(filters: Locator): Promise<boolean> {
  * Visits the page showing and every page after it, each shown whole, until the visit says to stop.
  *
  * @param page the page
- * @param visit called on each page, or at each part of one read in parts (see `visitParts`); true stops the walk there
+ * @param visit called on each page, or at each part of one read in parts (see `visitPage`); true stops the walk there
  * @returns true when a visit stopped it
  * @throws Error after {@link MAX_PAGES} pages
  */
@@ -262,7 +262,7 @@ export async function fromHere(page: Page, visit: (seen?: SeenPlaces) => Promise
   for (let visited = 0; visited < MAX_PAGES; visited++) {
     await chooseWhileShown(page, MORE, 'Load more');
     await showRevoked(page);
-    if (await visitParts(page, visit, await scrollWhileGrowing(page))) return true;
+    if (await visitPage(page, visit)) return true;
     if (!(await nextPage(page))) return false;
   }
   throw new Error(`The token list still offers "Next" after ${MAX_PAGES} pages`);
@@ -282,7 +282,7 @@ export async function atFirstPage(page: Page): Promise<boolean> {
  * Visits every page of the list from the first, as {@link fromHere} does.
  *
  * @param page the page
- * @param visit called on each page, or at each part of one read in parts (see `visitParts`); true stops the walk there
+ * @param visit called on each page, or at each part of one read in parts (see `visitPage`); true stops the walk there
  * @returns true when a visit stopped it
  * @throws Error after {@link MAX_PAGES} pages in one direction
  */

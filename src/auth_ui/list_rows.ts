@@ -9,7 +9,7 @@ import type { JSHandle, Locator, Page } from '@playwright/test';
 import { enabledControls } from './controls.ts';
 import { namesShown, type ShownNodes } from './cut_names.ts';
 import * as marks from './list_marks.ts';
-import { placesOf, type SeenPlaces } from './list_scroll.ts';
+import { placesOf, type SeenPlaces } from './list_parts.ts';
 import { keptInMenu, mayMount } from './menus.ts';
 
 /** A listed token: its name as shown, and whether it is shown as revoked. */

@@ -6,7 +6,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { loaded, pressToggle } from './controls.ts';
 import { ALL, everyPage, linkGroups, namedToggles, toggleGroups, TURN_MS } from './list_pages.ts';
-import type { SeenPlaces } from './list_scroll.ts';
+import type { SeenPlaces } from './list_parts.ts';
 import { CURRENT_LINK, MAX_VIEW_LINKS, REVOKED_VIEW, TEXT_VIEW_LISTS, TOGGLE, TOGGLED } from './list_marks.ts';
 
 /** How to show each view of a list that shows its tokens apart by state, and tell which one shows. */
@@ -119,7 +119,7 @@ async function clickedViews(
  * stopped, or the last.
  *
  * @param page the page
- * @param visit called on each page, or at each part of one read in parts (see `visitParts`); true stops the walk there
+ * @param visit called on each page, or at each part of one read in parts (see `visitPage`); true stops the walk there
  * @param walked true when every page of the view showing was visited already: only the other views are then
  * @returns true when a visit stopped it
  * @throws Error when a view does not show within {@link TURN_MS} of being chosen

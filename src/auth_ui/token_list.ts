@@ -13,7 +13,7 @@ import * as marks from './list_marks.ts';
 import { namesHere, showsName } from './list_names.ts';
 import { type ListedToken, revokeControls, tokensHere } from './list_rows.ts';
 import { atFirstPage, fromHere } from './list_pages.ts';
-import { countFresh } from './list_scroll.ts';
+import { countFresh } from './list_parts.ts';
 import { everyView } from './list_views.ts';
 import { keptInMenu, mayMount, withoutControl } from './menus.ts';
 import { showing } from './shown_text.ts';

@@ -738,28 +738,33 @@ test('a list that grows at once as a box in the page is scrolled is read to its 
 
 // A list that keeps in the page only the rows near what shows (react-window, TanStack Virtual): 60 tokens, every third
 // revoked, 30 px each in a box 300 px high, two rows beyond each edge, each row drawn anew as it comes near. In the
-// page, or in a web component's open shadow root.
+// page, or in a web component's open shadow root. `virtualize(tree)` makes the box in a tree such a list.
 const VIRTUAL_BOX =
   '<div id="box" style="height: 300px; overflow-y: auto"><div id="rows" role="list" style="position: relative"></div></div>';
+const VIRTUALIZE = `function virtualize(tree) {
+  const box = tree.getElementById('box'), rows = tree.getElementById('rows');
+  rows.style.height = 60 * 30 + 'px';
+  const draw = () => {
+    const from = Math.max(0, Math.floor(box.scrollTop / 30) - 2), to = Math.min(60, Math.ceil((box.scrollTop + 300) / 30) + 2);
+    rows.replaceChildren(...Array.from({ length: to - from }, (_, k) => {
+      const row = document.createElement('div');
+      row.setAttribute('role', 'listitem');
+      row.style = 'position: absolute; height: 30px; transform: translateY(' + (from + k) * 30 + 'px)';
+      row.innerHTML = '<span>token ' + (from + k) + '</span> ' + ((from + k) % 3 === 0 ? 'Revoked' : '<button>Revoke</button>');
+      return row;
+    }));
+  };
+  box.addEventListener('scroll', draw);
+  draw();
+}`;
+const VIRTUAL_LIST = Array.from({ length: 60 }, (_, i) => ({ name: `token ${i}`, revoked: i % 3 === 0 }));
 const virtual = (inComponent: boolean) =>
   `${inComponent ? '<token-rows></token-rows>' : VIRTUAL_BOX}
   <script>
+    ${VIRTUALIZE}
     const tree = ${inComponent ? `document.querySelector('token-rows').attachShadow({ mode: 'open' })` : 'document'};
     if (tree !== document) tree.innerHTML = ${JSON.stringify(VIRTUAL_BOX)};
-    const box = tree.getElementById('box'), rows = tree.getElementById('rows');
-    rows.style.height = 60 * 30 + 'px';
-    const draw = () => {
-      const from = Math.max(0, Math.floor(box.scrollTop / 30) - 2), to = Math.min(60, Math.ceil((box.scrollTop + 300) / 30) + 2);
-      rows.replaceChildren(...Array.from({ length: to - from }, (_, k) => {
-        const row = document.createElement('div');
-        row.setAttribute('role', 'listitem');
-        row.style = 'position: absolute; height: 30px; transform: translateY(' + (from + k) * 30 + 'px)';
-        row.innerHTML = '<span>token ' + (from + k) + '</span> ' + ((from + k) % 3 === 0 ? 'Revoked' : '<button>Revoke</button>');
-        return row;
-      }));
-    };
-    box.addEventListener('scroll', draw);
-    draw();
+    virtualize(tree);
   </script>`;
 
 for (const inComponent of [false, true]) {
@@ -767,7 +772,7 @@ for (const inComponent of [false, true]) {
     const page = await pageWith(virtual(inComponent));
     const list = new TokenList(page);
     assert.ok((await page.getByRole('listitem').count()) < 20, 'the page holds a few rows at a time');
-    assert.deepEqual(await list.list(), Array.from({ length: 60 }, (_, i) => ({ name: `token ${i}`, revoked: i % 3 === 0 })));
+    assert.deepEqual(await list.list(), VIRTUAL_LIST);
     assert.equal(await list.countAll(list.active('token 31')), 1, 'a row in the middle, counted once');
     assert.equal(await list.countAll(list.row('token 59')), 1, 'the last row, shown at two parts, counted once');
     assert.equal(await list.isRevoked('token 30'), true);
@@ -775,6 +780,31 @@ for (const inComponent of [false, true]) {
     await page.close();
   });
 }
+
+test('a box found to hold its whole list is not scrolled back at the next read while it holds the same rows; holding others, it is looked at again', async () => {
+  const page = await pageWith(`${VIRTUAL_BOX}<script>
+    ${VIRTUALIZE}
+    document.getElementById('rows').innerHTML = Array.from({ length: 20 }, (_, i) =>
+      '<div role="listitem" style="height: 30px"><span>plain ' + i + '</span> <button>Revoke</button></div>').join('');
+    window.scrolls = [];
+    document.getElementById('box').addEventListener('scroll', (event) => scrolls.push(event.target.scrollTop));
+  </script>`);
+  const list = new TokenList(page);
+  const plain = Array.from({ length: 20 }, (_, i) => ({ name: `plain ${i}`, revoked: false }));
+  assert.deepEqual(await list.list(), plain);
+  // The scroll events since the last call: they fire as the page draws its next frame.
+  const scrolled = () =>
+    page.evaluate(async () => {
+      await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+      return (window as unknown as { scrolls: number[] }).scrolls.splice(0);
+    });
+  assert.deepEqual(await scrolled(), [300, 0, 300], 'scrolled to its end, then back to its start and to where it was');
+  assert.deepEqual(await list.list(), plain);
+  assert.deepEqual(await scrolled(), [], 'not scrolled at all');
+  await page.evaluate(() => (window as unknown as { virtualize: (tree: Document) => void }).virtualize(document));
+  assert.deepEqual(await list.list(), VIRTUAL_LIST);
+  await page.close();
+});
 
 test("a list that grows at once as a box in a web component's shadow root is scrolled is read to its end", async () => {
   const page = await pageWith(`<token-box></token-box><script>
