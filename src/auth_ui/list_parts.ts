@@ -76,16 +76,23 @@ export async function countFresh(elements: Locator, seen: SeenPlaces): Promise<n
   }
 }
 
-/** In the page: the box that keeps only the rows near what shows, every element it has held, and the looks. */
-type Recycling = JSHandle<{ box: Element; held: Set<Element>; looks: PageLooks } | undefined>;
+/** In the page: the box that keeps only the rows near what shows, every element it has held, its text, and the looks. */
+type Recycling = JSHandle<InPage | undefined>;
+interface InPage {
+  box: Element;
+  held: Set<Element>;
+  text: string;
+  looks: PageLooks;
+}
 
 /**
  * Visits the page showing, once scrolled as it grows ({@link scrollWhileGrowing}): once, or, when a box of it keeps in
  * the page only the rows near what shows (a virtualized list, as react-window, TanStack Virtual or a data grid draws
- * one), at each part of that box from its start, four fifths of its height apart, until its end or a part where it
- * draws no element it has not held (a box that merely changed as it was scrolled holds its whole list), or until the
- * visit says to stop (the box then left where it showed). A box is such a list when, scrolled back to its start, it
- * holds elements it did not hold before (see {@link recyclingBox}).
+ * one, or vue-virtual-scroller and Angular CDK from a pool of row elements), at each part of that box from its start,
+ * four fifths of its height apart, until its end or a part where it draws no element it has not held and its text
+ * stays the same (a box that merely changed as it was scrolled holds its whole list), or until the visit says to stop
+ * (the box then left where it showed). A box is such a list when, scrolled back to its start, it holds elements it did
+ * not hold before or other text (see {@link recyclingBox}).
  *
  * @param page the page
  * @param visit called once with no places, or at each part with the places seen at the parts before (a row shown at
@@ -104,7 +111,7 @@ export async function visitPage(page: Page, visit: (seen?: SeenPlaces) => Promis
     for (let part = 0; part < MAX_PARTS; part++) {
       if (await visit(seen)) return true;
       const moved = await recycling.evaluate((recycling) => {
-        const { box } = recycling as { box: Element };
+        const { box } = recycling as InPage;
         const before = box.scrollTop;
         box.scrollTop += Math.max(1, Math.floor(box.clientHeight * 0.8));
         return box.scrollTop > before;
@@ -112,10 +119,11 @@ export async function visitPage(page: Page, visit: (seen?: SeenPlaces) => Promis
       if (!moved) return false;
       await framesDrawn(page, 3);
       const drew = await recycling.evaluate((recycling) => {
-        const { box, held, looks } = recycling as { box: Element; held: Set<Element>; looks: PageLooks };
+        const { box, held, text, looks } = recycling as InPage;
         const drawn = looks.deep(box).filter((element) => !held.has(element));
         for (const element of drawn) held.add(element);
-        return drawn.length > 0;
+        (recycling as InPage).text = looks.text(box);
+        return drawn.length > 0 || (recycling as InPage).text !== text;
       });
       if (!drew) return false;
     }
@@ -128,7 +136,8 @@ export async function visitPage(page: Page, visit: (seen?: SeenPlaces) => Promis
 /**
  * The box that keeps in the page only the rows near what shows: of the boxes the walk left scrolled (the page's own
  * among them, and those in web components' open shadow roots), the innermost that, scrolled back to its start, holds
- * elements it did not hold before. That box is left at its start, the others where they were (a list scrolled to its
+ * elements it did not hold before, or shows other text in its elements (a pool's rows given the first rows' names).
+ * That box is left at its start, the others where they were (a list scrolled to its
  * end is not scrolled through again). A box found to hold its whole list is looked at again only once it holds other
  * elements than it held then: a page polled while it stays the same is not scrolled back and forth.
  *
@@ -137,13 +146,14 @@ export async function visitPage(page: Page, visit: (seen?: SeenPlaces) => Promis
  * @returns the box and the elements it has held, in the page; undefined when no box scrolls so
  */
 async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Recycling | undefined> {
-  const held = await looks.evaluateHandle(({ deep, scrolled, plain }) => {
+  const held = await looks.evaluateHandle((looks) => {
+    const { deep, scrolled, plain } = looks;
     const boxes = scrolled.filter((box) => {
       if (!box.isConnected || box.scrollTop === 0) return false;
       const kept = plain.get(box);
       return !kept || deep(box).some((element) => !kept.has(element));
     });
-    const held = new Map(boxes.map((box) => [box, { elements: new Set(deep(box)), top: box.scrollTop }]));
+    const held = new Map(boxes.map((box) => [box, { elements: new Set(deep(box)), text: looks.text(box), top: box.scrollTop }]));
     for (const box of boxes) box.scrollTop = 0;
     return held;
   });
@@ -152,8 +162,8 @@ async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Rec
     await framesDrawn(page, 3);
     const recycling: Recycling = await held.evaluateHandle((held, looks) => {
       const drawn: Element[] = [];
-      for (const [box, { elements }] of held) {
-        if (looks.deep(box).some((element) => !elements.has(element))) drawn.push(box);
+      for (const [box, { elements, text }] of held) {
+        if (looks.deep(box).some((element) => !elements.has(element)) || looks.text(box) !== text) drawn.push(box);
         else looks.plain.set(box, elements);
       }
       // The innermost: around no other, its shadow roots' boxes counted as within it.
@@ -169,7 +179,7 @@ async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Rec
       if (!box) return undefined;
       const { elements } = held.get(box) as { elements: Set<Element> };
       for (const element of looks.deep(box)) elements.add(element);
-      return { box, held: elements, looks };
+      return { box, held: elements, text: looks.text(box), looks };
     }, looks);
     if (await recycling.evaluate((recycling) => recycling !== undefined)) return recycling;
     await recycling.dispose();

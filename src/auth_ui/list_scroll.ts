@@ -35,11 +35,12 @@ export function framesDrawn(page: Page, count: number): Promise<void> {
 
 /**
  * In the page, for one visit to it: `deep` lists every element under a node, those in the open shadow roots of web
- * components there too; `scrolled` holds the boxes that the last look found scrolled from their start; `plain` keeps,
+ * components there too, and `text` gives their own text, element by element; `scrolled` holds the boxes that the last look found scrolled from their start; `plain` keeps,
  * for each box found to hold its whole list, the elements it held then (see `list_parts.ts`), as long as the page.
  */
 export interface PageLooks {
   deep: (node: ParentNode) => Element[];
+  text: (node: ParentNode) => string;
   scrolled: Element[];
   plain: WeakMap<Element, Set<Element>>;
 }
@@ -65,6 +66,10 @@ export function looksIn(page: Page): Promise<JSHandle<PageLooks>> {
       }
       return elements;
     };
+    looks.text = (node) =>
+      looks.deep(node).map((element) => [...element.childNodes].map((child) => child instanceof Text ? child.data : '').join('')).join(
+        '\n',
+      );
     return looks;
   });
 }

@@ -737,39 +737,53 @@ test('a list that grows at once as a box in the page is scrolled is read to its 
 });
 
 // A list that keeps in the page only the rows near what shows (react-window, TanStack Virtual): 60 tokens, every third
-// revoked, 30 px each in a box 300 px high, two rows beyond each edge, each row drawn anew as it comes near. In the
-// page, or in a web component's open shadow root. `virtualize(tree)` makes the box in a tree such a list.
+// revoked, 30 px each in a box 300 px high, two rows beyond each edge, each row drawn anew as it comes near, or, from a
+// pool (vue-virtual-scroller, Angular CDK), the same row elements given other text. In the page, or in a web
+// component's open shadow root. `virtualize(tree, pool)` makes the box in a tree such a list.
 const VIRTUAL_BOX =
   '<div id="box" style="height: 300px; overflow-y: auto"><div id="rows" role="list" style="position: relative"></div></div>';
-const VIRTUALIZE = `function virtualize(tree) {
+const VIRTUALIZE = `function virtualize(tree, pool) {
   const box = tree.getElementById('box'), rows = tree.getElementById('rows');
   rows.style.height = 60 * 30 + 'px';
   const draw = () => {
     const from = Math.max(0, Math.floor(box.scrollTop / 30) - 2), to = Math.min(60, Math.ceil((box.scrollTop + 300) / 30) + 2);
-    rows.replaceChildren(...Array.from({ length: to - from }, (_, k) => {
-      const row = document.createElement('div');
-      row.setAttribute('role', 'listitem');
+    if (!pool) {
+      rows.replaceChildren(...Array.from({ length: to - from }, (_, k) => {
+        const row = document.createElement('div');
+        row.setAttribute('role', 'listitem');
+        row.style = 'position: absolute; height: 30px; transform: translateY(' + (from + k) * 30 + 'px)';
+        row.innerHTML = '<span>token ' + (from + k) + '</span> ' + ((from + k) % 3 === 0 ? 'Revoked' : '<button>Revoke</button>');
+        return row;
+      }));
+      return;
+    }
+    while (rows.children.length < 15) rows.insertAdjacentHTML('beforeend', '<div role="listitem"><span></span> <span></span> <button>Revoke</button></div>');
+    [...rows.children].forEach((row, k) => {
+      row.hidden = from + k >= to;
       row.style = 'position: absolute; height: 30px; transform: translateY(' + (from + k) * 30 + 'px)';
-      row.innerHTML = '<span>token ' + (from + k) + '</span> ' + ((from + k) % 3 === 0 ? 'Revoked' : '<button>Revoke</button>');
-      return row;
-    }));
+      const [name, state, revoke] = row.children;
+      name.textContent = 'token ' + (from + k);
+      state.textContent = (from + k) % 3 === 0 ? 'Revoked' : '';
+      revoke.hidden = (from + k) % 3 === 0;
+    });
   };
   box.addEventListener('scroll', draw);
   draw();
 }`;
 const VIRTUAL_LIST = Array.from({ length: 60 }, (_, i) => ({ name: `token ${i}`, revoked: i % 3 === 0 }));
-const virtual = (inComponent: boolean) =>
+const virtual = (inComponent: boolean, pool = false) =>
   `${inComponent ? '<token-rows></token-rows>' : VIRTUAL_BOX}
   <script>
     ${VIRTUALIZE}
     const tree = ${inComponent ? `document.querySelector('token-rows').attachShadow({ mode: 'open' })` : 'document'};
     if (tree !== document) tree.innerHTML = ${JSON.stringify(VIRTUAL_BOX)};
-    virtualize(tree);
+    virtualize(tree, ${pool});
   </script>`;
 
-for (const inComponent of [false, true]) {
-  test(`a list that keeps only the rows near what shows is read part by part, each row once${inComponent ? ', in a web component' : ''}`, async () => {
-    const page = await pageWith(virtual(inComponent));
+for (const [inComponent, pool] of [[false, false], [true, false], [false, true]] as const) {
+  const where = `${inComponent ? ', in a web component' : ''}${pool ? ', its rows from a pool' : ''}`;
+  test(`a list that keeps only the rows near what shows is read part by part, each row once${where}`, async () => {
+    const page = await pageWith(virtual(inComponent, pool));
     const list = new TokenList(page);
     assert.ok((await page.getByRole('listitem').count()) < 20, 'the page holds a few rows at a time');
     assert.deepEqual(await list.list(), VIRTUAL_LIST);
@@ -801,7 +815,7 @@ test('a box found to hold its whole list is not scrolled back at the next read w
   assert.deepEqual(await scrolled(), [300, 0, 300], 'scrolled to its end, then back to its start and to where it was');
   assert.deepEqual(await list.list(), plain);
   assert.deepEqual(await scrolled(), [], 'not scrolled at all');
-  await page.evaluate(() => (window as unknown as { virtualize: (tree: Document) => void }).virtualize(document));
+  await page.evaluate(() => (window as unknown as { virtualize: (tree: Document, pool: boolean) => void }).virtualize(document, false));
   assert.deepEqual(await list.list(), VIRTUAL_LIST);
   await page.close();
 });
