@@ -133,13 +133,23 @@ export async function visitPage(page: Page, visit: (seen?: SeenPlaces) => Promis
   }
 }
 
+/** In the page: what a box left scrolled held there, and whether, scrolled back to its start, it drew other rows. */
+interface Held {
+  elements: Set<Element>;
+  text: string;
+  shown: string;
+  top: number;
+  drew?: boolean;
+}
+
 /**
  * The box that keeps in the page only the rows near what shows: of the boxes the walk left scrolled (the page's own
  * among them, and those in web components' open shadow roots), the innermost that, scrolled back to its start, holds
- * elements it did not hold before, or shows other text in its elements (a pool's rows given the first rows' names).
- * That box is left at its start, the others where they were (a list scrolled to its
- * end is not scrolled through again). A box found to hold its whole list is looked at again only once it holds other
- * elements than it held then: a page polled while it stays the same is not scrolled back and forth.
+ * elements it did not hold before, or shows other text in its elements and, scrolled back to where it was, shows there
+ * what it showed (a pool's rows given other names; a clock or a count that changes by itself does not show what it
+ * showed). That box is left at its start, the others where they were (a list scrolled to its end is not scrolled
+ * through again). A box found to hold its whole list is looked at again only once it holds other elements than it
+ * held then: a page polled while it stays the same is not scrolled back and forth.
  *
  * @param page the page
  * @param looks the looks made in it, holding the boxes left scrolled
@@ -153,22 +163,43 @@ async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Rec
       const kept = plain.get(box);
       return !kept || deep(box).some((element) => !kept.has(element));
     });
-    const held = new Map(boxes.map((box) => [box, { elements: new Set(deep(box)), text: looks.text(box), top: box.scrollTop }]));
+    const held = new Map<Element, Held>(
+      boxes.map((box) => [box, { elements: new Set(deep(box)), text: looks.text(box), shown: looks.shown(box), top: box.scrollTop }]),
+    );
     for (const box of boxes) box.scrollTop = 0;
     return held;
   });
   try {
     if (await held.evaluate((held) => held.size === 0)) return undefined;
     await framesDrawn(page, 3);
-    const recycling: Recycling = await held.evaluateHandle((held, looks) => {
-      const drawn: Element[] = [];
-      for (const [box, { elements, text }] of held) {
-        if (looks.deep(box).some((element) => !elements.has(element)) || looks.text(box) !== text) drawn.push(box);
-        else looks.plain.set(box, elements);
+    // The boxes that show other text only are scrolled back to where they were, to see whether they show what they
+    // showed there again.
+    const retold = await held.evaluate((held, looks) => {
+      let retold = 0;
+      for (const [box, was] of held) {
+        if (looks.deep(box).some((element) => !was.elements.has(element))) was.drew = true;
+        else if (looks.text(box) === was.text) was.drew = false;
+        else [box.scrollTop, retold] = [was.top, retold + 1];
       }
+      return retold;
+    }, looks);
+    if (retold > 0) {
+      await framesDrawn(page, 3);
+      await held.evaluate((held, looks) => {
+        for (const [box, was] of held) {
+          if (was.drew !== undefined) continue;
+          was.drew = looks.shown(box) === was.shown;
+          if (was.drew) box.scrollTop = 0;
+        }
+      }, looks);
+      await framesDrawn(page, 3);
+    }
+    const recycling: Recycling = await held.evaluateHandle((held, looks) => {
+      const drew = [...held].filter(([, was]) => was.drew).map(([box]) => box);
+      for (const [box, was] of held) if (!was.drew) looks.plain.set(box, was.elements);
       // The innermost: around no other, its shadow roots' boxes counted as within it.
-      const box = drawn.find((box) =>
-        !drawn.some((other) => {
+      const box = drew.find((box) =>
+        !drew.some((other) => {
           for (let node: Node | null = other === box ? null : other; node; node = node.parentNode ?? (node as ShadowRoot).host ?? null) {
             if (node === box) return true;
           }
@@ -177,7 +208,7 @@ async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Rec
       );
       for (const [other, { top }] of held) if (other !== box) other.scrollTop = top;
       if (!box) return undefined;
-      const { elements } = held.get(box) as { elements: Set<Element> };
+      const { elements } = held.get(box) as Held;
       for (const element of looks.deep(box)) elements.add(element);
       return { box, held: elements, text: looks.text(box), looks };
     }, looks);

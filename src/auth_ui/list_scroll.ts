@@ -35,12 +35,16 @@ export function framesDrawn(page: Page, count: number): Promise<void> {
 
 /**
  * In the page, for one visit to it: `deep` lists every element under a node, those in the open shadow roots of web
- * components there too, and `text` gives their own text, element by element; `scrolled` holds the boxes that the last look found scrolled from their start; `plain` keeps,
- * for each box found to hold its whole list, the elements it held then (see `list_parts.ts`), as long as the page.
+ * components there too; `own` gives an element's own text, `text` the text under a node and in its shadow roots, and `shown` that of those showing in a box,
+ * each with its place in the box's view; `scrolled` holds the boxes that the last look found scrolled from their start;
+ * `plain` keeps, for each box found to hold its whole list, the elements it held then (see `list_parts.ts`), as long
+ * as the page.
  */
 export interface PageLooks {
   deep: (node: ParentNode) => Element[];
+  own: (element: Element) => string;
   text: (node: ParentNode) => string;
+  shown: (box: Element) => string;
   scrolled: Element[];
   plain: WeakMap<Element, Set<Element>>;
 }
@@ -66,10 +70,21 @@ export function looksIn(page: Page): Promise<JSHandle<PageLooks>> {
       }
       return elements;
     };
+    looks.own = (element) => [...element.childNodes].map((child) => child instanceof Text ? child.data : '').join('');
     looks.text = (node) =>
-      looks.deep(node).map((element) => [...element.childNodes].map((child) => child instanceof Text ? child.data : '').join('')).join(
-        '\n',
-      );
+      [node, ...looks.deep(node).flatMap((element) => element.shadowRoot ?? [])].map((tree) => tree.textContent).join('\n');
+    looks.shown = (box) => {
+      const view = box === (document.scrollingElement ?? document.documentElement)
+        ? new DOMRect(0, 0, innerWidth, innerHeight)
+        : box.getBoundingClientRect();
+      return looks.deep(box).flatMap((element) => {
+        const text = looks.own(element).trim();
+        if (!text) return [];
+        const { left, top, right, bottom } = element.getBoundingClientRect();
+        const showing = right > view.left && left < view.right && bottom > view.top && top < view.bottom;
+        return showing ? [`${Math.round(left - view.left)}:${Math.round(top - view.top)}:${text}`] : [];
+      }).sort().join('\n');
+    };
     return looks;
   });
 }

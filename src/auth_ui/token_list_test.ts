@@ -795,30 +795,44 @@ for (const [inComponent, pool] of [[false, false], [true, false], [false, true]]
   });
 }
 
-test('a box found to hold its whole list is not scrolled back at the next read while it holds the same rows; holding others, it is looked at again', async () => {
-  const page = await pageWith(`${VIRTUAL_BOX}<script>
-    ${VIRTUALIZE}
-    document.getElementById('rows').innerHTML = Array.from({ length: 20 }, (_, i) =>
-      '<div role="listitem" style="height: 30px"><span>plain ' + i + '</span> <button>Revoke</button></div>').join('');
-    window.scrolls = [];
-    document.getElementById('box').addEventListener('scroll', (event) => scrolls.push(event.target.scrollTop));
-  </script>`);
-  const list = new TokenList(page);
-  const plain = Array.from({ length: 20 }, (_, i) => ({ name: `plain ${i}`, revoked: false }));
-  assert.deepEqual(await list.list(), plain);
-  // The scroll events since the last call: they fire as the page draws its next frame.
-  const scrolled = () =>
-    page.evaluate(async () => {
-      await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
-      return (window as unknown as { scrolls: number[] }).scrolls.splice(0);
-    });
-  assert.deepEqual(await scrolled(), [300, 0, 300], 'scrolled to its end, then back to its start and to where it was');
-  assert.deepEqual(await list.list(), plain);
-  assert.deepEqual(await scrolled(), [], 'not scrolled at all');
-  await page.evaluate(() => (window as unknown as { virtualize: (tree: Document, pool: boolean) => void }).virtualize(document, false));
-  assert.deepEqual(await list.list(), VIRTUAL_LIST);
-  await page.close();
-});
+// With a clock, the box shows above its rows a line whose text changes by itself, as a virtualized list's rows from a
+// pool change theirs as it scrolls.
+for (const clock of [false, true]) {
+  test(`a box found to hold its whole list is not scrolled back at the next read while it holds the same rows; holding others, it is looked at again${clock ? '; a clock in it is no pool' : ''}`, async () => {
+    const page = await pageWith(`${VIRTUAL_BOX}<script>
+      ${VIRTUALIZE}
+      const box = document.getElementById('box');
+      document.getElementById('rows').innerHTML = Array.from({ length: 20 }, (_, i) =>
+        '<div role="listitem" style="height: 30px"><span>plain ' + i + '</span> <button>Revoke</button></div>').join('');
+      if (${clock}) {
+        box.insertAdjacentHTML('afterbegin', '<p id="clock" style="position: sticky; top: 0; margin: 0; height: 20px; z-index: 1"></p>');
+        const tick = (now) => {
+          document.getElementById('clock').textContent = 'Updated ' + Math.round(now) + ' ms ago';
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }
+      window.scrolls = [];
+      box.addEventListener('scroll', () => scrolls.push(box.scrollTop));
+    </script>`);
+    const list = new TokenList(page);
+    const plain = Array.from({ length: 20 }, (_, i) => ({ name: `plain ${i}`, revoked: false }));
+    assert.deepEqual(await list.list(), plain);
+    // The scroll events since the last call: they fire as the page draws its next frame.
+    const scrolled = () =>
+      page.evaluate(async () => {
+        await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+        return (window as unknown as { scrolls: number[] }).scrolls.splice(0);
+      });
+    const end = clock ? 320 : 300;
+    assert.deepEqual(await scrolled(), [end, 0, end], 'scrolled to its end, then back to its start and to where it was');
+    assert.deepEqual(await list.list(), plain);
+    assert.deepEqual(await scrolled(), [], 'not scrolled at all');
+    await page.evaluate(() => (window as unknown as { virtualize: (tree: Document, pool: boolean) => void }).virtualize(document, false));
+    assert.deepEqual(await list.list(), VIRTUAL_LIST);
+    await page.close();
+  });
+}
 
 test("a list that grows at once as a box in a web component's shadow root is scrolled is read to its end", async () => {
   const page = await pageWith(`<token-box></token-box><script>
