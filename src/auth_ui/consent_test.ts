@@ -62,7 +62,7 @@ async function answered(browser: Browser, body: string): Promise<string> {
   }
 }
 
-test('a banner is answered by its refusal, else its acceptance, in the words banners use; never OK, and no page that only mentions cookies', async (t) => {
+test('a banner is answered by its refusal, else its acceptance, in the words banners use; never OK, and no page that only mentions cookies; in a shadow root too', async (t) => {
   const browser = await chromium.launch(chromiumLaunchOptions());
   t.after(() => browser.close());
   const banner = (...labels: string[]) =>
@@ -94,6 +94,20 @@ test('a banner is answered by its refusal, else its acceptance, in the words ban
   assert.equal(await answered(browser, long), '', 'a page of more than 60 elements that mentions cookies is no banner');
   const inside = `<section>${'<p><span>Session</span></p>'.repeat(40)}${banner('Accept all', 'Reject all')}</section>`;
   assert.equal(await answered(browser, inside), 'Reject all', 'a small banner inside a large page is one');
+  const script = `<script>const seen = document.cookie.includes('seen');</script><button>Accept</button>`;
+  assert.equal(await answered(browser, script), '', "a script's source that says cookie is no text of a banner");
+  // A consent manager's banner drawn in a web component's open shadow root, on a page of more than 60 elements.
+  const drawn = (dialog: string) =>
+    `${'<p><span>Session</span></p>'.repeat(40)}<div id="consent-root"></div><script>
+      const tree = document.getElementById('consent-root').attachShadow({ mode: 'open' });
+      tree.innerHTML = '${dialog}';
+      for (const button of tree.querySelectorAll('button')) button.onclick = () => document.body.dataset.answer = button.textContent;
+    </script>`;
+  const cookies = '<p>We use cookies.</p><button>Accept all</button><button>Deny</button>';
+  assert.equal(await answered(browser, drawn(`<div role="dialog">${cookies}</div>`)), 'Deny', 'a dialog in a shadow root');
+  assert.equal(await answered(browser, drawn(`<div role="region" aria-label="Privacy">${cookies}</div>`)), 'Deny', 'a region there');
+  const large = `<div role="dialog">${'<p><span>Session</span></p>'.repeat(40)}${cookies}</div>`;
+  assert.equal(await answered(browser, drawn(large)), '', 'a dialog of more than 60 elements that mentions cookies is no banner');
 });
 
 test('a banner that shows again after every answer is answered five times in all, and the page is used with it showing', async (t) => {
