@@ -77,7 +77,6 @@ export async function countFresh(elements: Locator, seen: SeenPlaces): Promise<n
 }
 
 /** In the page: the box that keeps only the rows near what shows, every element it has held, its text, and the looks. */
-type Recycling = JSHandle<InPage | undefined>;
 interface InPage {
   box: Element;
   held: Set<Element>;
@@ -111,7 +110,7 @@ export async function visitPage(page: Page, visit: (seen?: SeenPlaces) => Promis
     for (let part = 0; part < MAX_PARTS; part++) {
       if (await visit(seen)) return true;
       const moved = await recycling.evaluate((recycling) => {
-        const { box } = recycling as InPage;
+        const { box } = recycling;
         const before = box.scrollTop;
         box.scrollTop += Math.max(1, Math.floor(box.clientHeight * 0.8));
         return box.scrollTop > before;
@@ -119,11 +118,12 @@ export async function visitPage(page: Page, visit: (seen?: SeenPlaces) => Promis
       if (!moved) return false;
       await framesDrawn(page, 3);
       const drew = await recycling.evaluate((recycling) => {
-        const { box, held, text, looks } = recycling as InPage;
-        const drawn = looks.deep(box).filter((element) => !held.has(element));
+        const { box, held, text, looks } = recycling;
+        const elements = looks.deep(box);
+        const drawn = elements.filter((element) => !held.has(element));
         for (const element of drawn) held.add(element);
-        (recycling as InPage).text = looks.text(box);
-        return drawn.length > 0 || (recycling as InPage).text !== text;
+        recycling.text = looks.text(box, elements);
+        return drawn.length > 0 || recycling.text !== text;
       });
       if (!drew) return false;
     }
@@ -155,18 +155,22 @@ interface Held {
  * @param looks the looks made in it, holding the boxes left scrolled
  * @returns the box and the elements it has held, in the page; undefined when no box scrolls so
  */
-async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Recycling | undefined> {
+async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<JSHandle<InPage> | undefined> {
   const held = await looks.evaluateHandle((looks) => {
-    const { deep, scrolled, plain } = looks;
-    const boxes = scrolled.filter((box) => {
-      if (!box.isConnected || box.scrollTop === 0) return false;
-      const kept = plain.get(box);
-      return !kept || deep(box).some((element) => !kept.has(element));
-    });
-    const held = new Map<Element, Held>(
-      boxes.map((box) => [box, { elements: new Set(deep(box)), text: looks.text(box), shown: looks.shown(box), top: box.scrollTop }]),
-    );
-    for (const box of boxes) box.scrollTop = 0;
+    const held = new Map<Element, Held>();
+    for (const box of looks.scrolled) {
+      if (!box.isConnected || box.scrollTop === 0) continue;
+      const elements = looks.deep(box);
+      const kept = looks.plain.get(box);
+      if (kept && elements.every((element) => kept.has(element))) continue;
+      held.set(box, {
+        elements: new Set(elements),
+        text: looks.text(box, elements),
+        shown: looks.shown(box, elements),
+        top: box.scrollTop,
+      });
+    }
+    for (const box of held.keys()) box.scrollTop = 0;
     return held;
   });
   try {
@@ -177,8 +181,9 @@ async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Rec
     const retold = await held.evaluate((held, looks) => {
       let retold = 0;
       for (const [box, was] of held) {
-        if (looks.deep(box).some((element) => !was.elements.has(element))) was.drew = true;
-        else if (looks.text(box) === was.text) was.drew = false;
+        const elements = looks.deep(box);
+        if (elements.some((element) => !was.elements.has(element))) was.drew = true;
+        else if (looks.text(box, elements) === was.text) was.drew = false;
         else [box.scrollTop, retold] = [was.top, retold + 1];
       }
       return retold;
@@ -188,13 +193,13 @@ async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Rec
       await held.evaluate((held, looks) => {
         for (const [box, was] of held) {
           if (was.drew !== undefined) continue;
-          was.drew = looks.shown(box) === was.shown;
+          was.drew = looks.shown(box, looks.deep(box)) === was.shown;
           if (was.drew) box.scrollTop = 0;
         }
       }, looks);
       await framesDrawn(page, 3);
     }
-    const recycling: Recycling = await held.evaluateHandle((held, looks) => {
+    const recycling: JSHandle<InPage | undefined> = await held.evaluateHandle((held, looks) => {
       const drew = [...held].filter(([, was]) => was.drew).map(([box]) => box);
       for (const [box, was] of held) if (!was.drew) looks.plain.set(box, was.elements);
       // The innermost: around no other, its shadow roots' boxes counted as within it.
@@ -209,10 +214,11 @@ async function recyclingBox(page: Page, looks: JSHandle<PageLooks>): Promise<Rec
       for (const [other, { top }] of held) if (other !== box) other.scrollTop = top;
       if (!box) return undefined;
       const { elements } = held.get(box) as Held;
-      for (const element of looks.deep(box)) elements.add(element);
-      return { box, held: elements, text: looks.text(box), looks };
+      const now = looks.deep(box);
+      for (const element of now) elements.add(element);
+      return { box, held: elements, text: looks.text(box, now), looks };
     }, looks);
-    if (await recycling.evaluate((recycling) => recycling !== undefined)) return recycling;
+    if (await recycling.evaluate((recycling) => recycling !== undefined)) return recycling as JSHandle<InPage>;
     await recycling.dispose();
     return undefined;
   } finally {

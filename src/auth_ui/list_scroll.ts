@@ -35,16 +35,16 @@ export function framesDrawn(page: Page, count: number): Promise<void> {
 
 /**
  * In the page, for one visit to it: `deep` lists every element under a node, those in the open shadow roots of web
- * components there too; `own` gives an element's own text, `text` the text under a node and in its shadow roots, and `shown` that of those showing in a box,
- * each with its place in the box's view; `scrolled` holds the boxes that the last look found scrolled from their start;
- * `plain` keeps, for each box found to hold its whole list, the elements it held then (see `list_parts.ts`), as long
- * as the page.
+ * components there too; `own` gives an element's own text; given a box and its elements (`deep`), `text` gives the
+ * text in it and its shadow roots, and `shown` that of the elements showing in it, each with its place in its view;
+ * `scrolled` holds the boxes that the last look found scrolled from their start; `plain` keeps, for each box found to
+ * hold its whole list, the elements it held then (see `list_parts.ts`), as long as the page.
  */
 export interface PageLooks {
   deep: (node: ParentNode) => Element[];
   own: (element: Element) => string;
-  text: (node: ParentNode) => string;
-  shown: (box: Element) => string;
+  text: (box: Element, elements: Element[]) => string;
+  shown: (box: Element, elements: Element[]) => string;
   scrolled: Element[];
   plain: WeakMap<Element, Set<Element>>;
 }
@@ -71,13 +71,13 @@ export function looksIn(page: Page): Promise<JSHandle<PageLooks>> {
       return elements;
     };
     looks.own = (element) => [...element.childNodes].map((child) => child instanceof Text ? child.data : '').join('');
-    looks.text = (node) =>
-      [node, ...looks.deep(node).flatMap((element) => element.shadowRoot ?? [])].map((tree) => tree.textContent).join('\n');
-    looks.shown = (box) => {
+    looks.text = (box, elements) =>
+      [box, ...elements.flatMap((element) => element.shadowRoot ?? [])].map((tree) => tree.textContent).join('\n');
+    looks.shown = (box, elements) => {
       const view = box === (document.scrollingElement ?? document.documentElement)
         ? new DOMRect(0, 0, innerWidth, innerHeight)
         : box.getBoundingClientRect();
-      return looks.deep(box).flatMap((element) => {
+      return elements.flatMap((element) => {
         const text = looks.own(element).trim();
         if (!text) return [];
         const { left, top, right, bottom } = element.getBoundingClientRect();
