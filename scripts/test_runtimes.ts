@@ -4,7 +4,7 @@
  * the module's unit tests under `deno test` and `bun test`. Prints one
  * summary line.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
@@ -53,6 +53,8 @@ const denoCli = (flags: string[], ...command: string[]) => [
   'src/cli.ts',
   ...command,
 ];
+/** The temporary folder of the unit tests under Deno and Bun, which they must leave empty. */
+const unitTmp = scratchDir('runtimes-unit-tmp-');
 const sandbox = await startSandbox({ testMode: true });
 /** A sandbox whose password holds "$", in an env file as `init --sandbox` writes it (unquoted), for Bun to load. */
 const dollar = await startSandbox({ testMode: true, password: 'pa$word1-p@$w0rd!' });
@@ -159,8 +161,14 @@ const checks: [string, string, string[], RegExp, Record<string, string | undefin
   ],
   // The CLI on Bun, spawned as a user runs it.
   ['bun src/cli.ts token', BUN[0], [...BUN.slice(1), '--no-env-file', 'src/cli.ts', 'token'], /^[\w-]{20,}$/m],
-  ['deno test (unit tests)', DENO[0], [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS], /ok \| \d+ passed .*\| 0 failed/],
-  ['bun test (unit tests)', BUN[0], [...BUN.slice(1), 'test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/],
+  [
+    'deno test (unit tests)',
+    DENO[0],
+    [...DENO.slice(1), 'test', '-A', '--quiet', ...UNIT_TESTS],
+    /ok \| \d+ passed .*\| 0 failed/,
+    { ...env, TMPDIR: unitTmp },
+  ],
+  ['bun test (unit tests)', BUN[0], [...BUN.slice(1), 'test', '--no-env-file', ...UNIT_TESTS], /\n\s*0 fail/, { ...env, TMPDIR: unitTmp }],
   // The Redis store on each runtime (ioredis's `debug` reads DEBUG: Deno needs the whole environment here).
   ...(redis
     ? [
@@ -189,6 +197,15 @@ try {
       failed++;
       console.log(`✖ ${name} (exit ${result.code})\n${output}`);
     }
+  }
+  // Their scratch folders hold .env files and cache files with tokens: none may outlive the unit tests' runs.
+  const left = readdirSync(unitTmp);
+  if (left.length === 0) {
+    passed++;
+    console.log('✔ deno test and bun test leave nothing in the temporary folder');
+  } else {
+    failed++;
+    console.log(`✖ deno test and bun test left in the temporary folder: ${left.join(', ')}`);
   }
 } finally {
   await Promise.all([sandbox.close(), dollar.close()]);

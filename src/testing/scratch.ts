@@ -1,6 +1,7 @@
 /**
  * Test helper: private scratch folders under the OS temp folder, removed when
- * the test process exits, so no `.env`, cache file or upload outlives the run.
+ * the test process exits, so no `.env`, cache file or upload outlives the run
+ * (under `deno test` too, which emits no `exit` on `process`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,11 @@ function removeAll(): void {
  * @returns its path
  */
 export function scratchDir(prefix: string): string {
-  if (made.length === 0) process.once('exit', removeAll);
+  if (made.length === 0) {
+    process.once('exit', removeAll);
+    // Deno dispatches `unload` on the global scope as it exits, `deno test` included; Node has no such event.
+    globalThis.addEventListener?.('unload', removeAll);
+  }
   const dir = mkdtempSync(join(tmpdir(), prefix));
   made.push(dir);
   return dir;
