@@ -132,14 +132,19 @@ function keepResponse(error: Error, response: Response | undefined): void {
   Object.defineProperty(error, 'response', { value: response, enumerable: false });
 }
 
+/** Sets the fields that have a value; an absent one stays off the error, so logs do not list it as `undefined`. */
+function setPresent(error: Error, fields: Record<string, string | number | undefined>): void {
+  Object.assign(error, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
+}
+
 /** The token endpoint refused the grant (4xx). Code `TOKEN_REQUEST_REJECTED`. */
 export class TokenRequestRejectedError extends AuthError implements HttpFailure {
   /** HTTP status of the refusal. */
   readonly status: number;
   /** OAuth `error` (RFC 6749 §5.2), when the server sent one. */
-  readonly error: string | undefined;
+  declare readonly error: string | undefined;
   /** OAuth `error_description`, redacted, when the server sent one. */
-  readonly error_description: string | undefined;
+  declare readonly error_description: string | undefined;
   declare readonly response: Response | undefined;
 
   /**
@@ -152,8 +157,7 @@ export class TokenRequestRejectedError extends AuthError implements HttpFailure 
   ) {
     super(ErrorCode.TOKEN_REQUEST_REJECTED, message);
     this.status = details.status;
-    this.error = details.error;
-    this.error_description = details.error_description;
+    setPresent(this, { error: details.error, error_description: details.error_description });
     keepResponse(this, details.response);
   }
 }
@@ -161,11 +165,11 @@ export class TokenRequestRejectedError extends AuthError implements HttpFailure 
 /** The token endpoint was unreachable, timed out or answered 5xx after bounded retries. Code `TOKEN_ENDPOINT_UNAVAILABLE`. */
 export class TokenEndpointUnavailableError extends AuthError implements HttpFailure {
   /** HTTP status of the last answer, if any arrived. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** OAuth `error` of the last answer (redacted), when it carried one. */
-  readonly error: string | undefined;
+  declare readonly error: string | undefined;
   /** OAuth `error_description` of the last answer (redacted), when it carried one. */
-  readonly error_description: string | undefined;
+  declare readonly error_description: string | undefined;
   declare readonly response: Response | undefined;
 
   /**
@@ -178,9 +182,7 @@ export class TokenEndpointUnavailableError extends AuthError implements HttpFail
       {},
   ) {
     super(ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE, message, details.cause ? { cause: details.cause } : undefined);
-    this.status = details.status;
-    this.error = details.error;
-    this.error_description = details.error_description;
+    setPresent(this, { status: details.status, error: details.error, error_description: details.error_description });
     keepResponse(this, details.response);
   }
 }
@@ -190,7 +192,7 @@ export class TokenEndpointRedirectError extends AuthError {
   /** The 3xx status. */
   readonly status: number;
   /** Where it pointed: origin and path, without query string. */
-  readonly location: string | undefined;
+  declare readonly location: string | undefined;
 
   /**
    * @param message the full, redacted message
@@ -199,7 +201,7 @@ export class TokenEndpointRedirectError extends AuthError {
   constructor(message: string, details: { status: number; location: string | undefined }) {
     super(ErrorCode.TOKEN_ENDPOINT_REDIRECT, message);
     this.status = details.status;
-    this.location = details.location;
+    setPresent(this, { location: details.location });
   }
 }
 

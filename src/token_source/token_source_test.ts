@@ -76,6 +76,9 @@ describe('token endpoint (contract 4.1)', () => {
     // The runtime's reason, not a bare "fetch failed", is in the message: Node's fetch refuses port 9 as a "bad port"
     // (a cause the message used to drop), Deno blocks it, Bun finds the connection refused.
     assert.match(error.message, /cannot reach 127\.0\.0\.1:9.*(bad port|blocked|refused)/i);
+    // No answer came, so an uncaught error's printout lists no status or OAuth field as `undefined`.
+    assert.deepEqual(['status', 'error', 'error_description'].filter((field) => Object.hasOwn(error, field)), []);
+    assert.doesNotMatch(inspect(error), /undefined/);
   });
 
   test('a token for another scope than requested is refused', async () => {
