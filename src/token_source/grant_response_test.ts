@@ -70,6 +70,13 @@ describe('processGrantResponse', () => {
     const errorOnly = await failure(json({ error: 'invalid_request' }, 400));
     assert.equal(errorOnly.message, `${WHERE}: the token endpoint answered 400 invalid_request`);
     assert.equal((errorOnly as TokenRequestRejectedError).error_description, undefined);
+    assert.equal(both.response?.status, 400, 'the answer is kept for the caller');
+    assert.deepEqual(
+      Object.keys(both),
+      ['code', 'name', 'status', 'error', 'error_description'],
+      'not the answer, whose headers a log would show',
+    );
+    assert.deepEqual(Object.keys(errorOnly), ['code', 'name', 'status', 'error'], 'no description given, none listed');
     const descriptionOnly = await failure(json({ error_description: 'locked' }, 403));
     assert.equal(descriptionOnly.message, `${WHERE}: the token endpoint answered 403 locked`);
   });
