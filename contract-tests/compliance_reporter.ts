@@ -8,10 +8,11 @@
  * console, to `<reports>/compliance.json`, `.md` and `.html`
  * (self-contained), and to `$GITHUB_STEP_SUMMARY` when set.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError } from '@playwright/test/reporter';
+import { makeFolders } from '../src/folders.ts';
 import { packageRoot } from '../src/package_info.ts';
 import { REPORTS } from './paths.ts';
 import { factLines, type RunFacts, runFacts } from './run_facts.ts';
@@ -180,7 +181,7 @@ export default class ComplianceReporter implements Reporter {
     const rows = complianceRows(tests);
     const facts = runFacts(tests, result, this.#part, this.#errors);
     const folder = resolve(REPORTS);
-    mkdirSync(folder, { recursive: true });
+    makeFolders(folder);
     const contract = relative(folder, join(packageRoot(), 'docs', 'contract.md')).split('\\').join('/');
     const markdown = complianceMarkdown(rows, (clause) => `${contract}#${anchor(clause)}`, facts);
     writeFileSync(join(folder, 'compliance.md'), markdown);

@@ -12,10 +12,11 @@
  * tells nothing while it is there.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import process from 'node:process';
 import type { BrowserContextOptions } from '@playwright/test';
+import { makeFolders } from '../src/folders.ts';
 import { Secret } from '../src/redact.ts';
 import { createSeal, type Seal } from '../src/stores/seal.ts';
 
@@ -65,7 +66,7 @@ export function newLoginKey(): void {
 export async function saveLogin(path: string, state: StorageState, owner: LoginOwner): Promise<void> {
   const seal = await runSeal();
   if (!seal) return;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeFolders(dirname(path), 0o700);
   chmodSync(dirname(path), 0o700); // a folder an earlier version left open to others is closed
   writeFileSync(path, seal.seal(JSON.stringify(state), boundTo(owner)), { mode: 0o600 });
   chmodSync(path, 0o600); // an existing file keeps its mode on write

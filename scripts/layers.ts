@@ -22,11 +22,11 @@ export interface Layer {
 export const LAYERS: readonly Layer[] = [
   {
     name: 'leaves',
-    files: /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|closest)\.ts$/,
-    shown: '`src/{fetch,clock,defaults,grant,errors,redact,schemas,events,abort,closest}.ts`',
+    files: /^src\/(fetch|clock|defaults|grant|errors|redact|schemas|events|abort|closest|folders)\.ts$/,
+    shown: '`src/{fetch,clock,defaults,grant,errors,redact,schemas,events,abort,closest,folders}.ts`',
     holds: "`FetchLike` and `Logger`; the injectable `Clock` (the only reader of time); the code options' defaults; " +
       "`Grant`, `TokenOrigin` and the refresh margins; the error hierarchy; `Secret` and redaction; the token answer's schemas; " +
-      'the event types; one caller\'s abort; "did you mean"',
+      'the event types; one caller\'s abort; "did you mean"; making folders',
   },
   {
     name: 'settings',

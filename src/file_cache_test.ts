@@ -61,6 +61,21 @@ describe('token cache shared across processes', () => {
     }
   });
 
+  test('a cache file whose folder cannot be made is left unused with a warning, at once', {
+    skip: !existsSync('/proc/self') && 'no /proc here',
+  }, async () => {
+    // Under /proc, mkdir answers ENOENT for a folder whose parent is there: Node's recursive mkdir then spins forever.
+    const run = await worker({ SLICER_CACHE_FILE: '/proc/slicer-auth-test/tokens.json' });
+    assert.equal(run.code, 0, run.err);
+    assert.match(run.out, /^token [0-9a-f]{16}$/);
+    assert.equal(
+      run.err.trim(),
+      '[slicer-auth] Cannot make the folder of the token cache /proc/slicer-auth-test/tokens.json (ENOENT); ' +
+        'fetching tokens directly until the shared token store answers again',
+    );
+    assert.equal(h.issued(), 1);
+  });
+
   test('a lock left by a crashed process does not keep others waiting', async () => {
     // The pid of a process that has exited: spawnSync returns once it is gone.
     writeFileSync(`${file}.lock`, String(spawnSync(process.execPath, ['-e', '']).pid));

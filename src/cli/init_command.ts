@@ -10,10 +10,11 @@
  * not ignore `.env` yet, it adds `.env` to the folder's `.gitignore`.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SANDBOX_PORT } from '../defaults.ts';
+import { makeFolders } from '../folders.ts';
 import { importableFrom } from '../package_info.ts';
 import { createSandbox } from '../sandbox/mod.ts';
 import { sandboxCommand } from '../token_source/network_cause.ts';
@@ -100,7 +101,7 @@ export async function initCommand(args: string[], io: Io): Promise<number> {
     return EXIT.FAILED;
   }
   try {
-    mkdirSync(dir, { recursive: true }); // a new project's folder, as `git init PATH` makes its own
+    makeFolders(dir); // a new project's folder, as `git init PATH` makes its own
   } catch (error) {
     io.err(
       `Cannot make the folder ${dir} (${(error as { code?: string }).code}): nothing was written; give --dir a folder you can write to`,

@@ -19,22 +19,11 @@
  *   waited on (refused), and removed once stale.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  type Stats,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, readFileSync, renameSync, rmdirSync, rmSync, type Stats, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../clock.ts';
+import { makeFolders } from '../folders.ts';
 import type { Secret } from '../redact.ts';
 import { createSeal, openEntry, type Seal, sealEntry } from './seal.ts';
 import { isDenoRefusal } from '../settings/deno_refusal.ts';
@@ -125,7 +114,7 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
   const lockFile = `${file}.lock`;
   const sealing = key ? createSeal(key) : undefined;
   /** Creates the file's directory when it is missing, as `mkdir -p` does, private to its owner (mode 0700). */
-  const makeDirectory = () => mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const makeDirectory = () => makeFolders(dirname(file), 0o700);
   const id = (key: StoreKey) => `${key.authUrl} ${key.username} ${key.scope}`;
   /** Why a file system call failed: its code; or, where Deno's permissions refused it, the flags that allow the cache. */
   const failure = (error: unknown) =>
@@ -210,7 +199,11 @@ export function createFileStore(file: string, wallNow: () => number = systemCloc
       if (stored?.token === token) write(content, (entries) => void delete entries[id(key)]);
     },
     lock: async (_key, ttlMs): Promise<Release | undefined> => {
-      makeDirectory();
+      try {
+        makeDirectory();
+      } catch (error) {
+        throw new Error(`Cannot make the folder of the token cache ${file} (${failure(error)})`);
+      }
       try {
         closeSync(openSync(lockFile, 'wx', 0o600));
         writeFileSync(lockFile, String(process.pid));

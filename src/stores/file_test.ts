@@ -256,8 +256,10 @@ describe('file store', () => {
   test('a lock where no directory can be made (through a link to nothing) is an error, not a wait', async () => {
     const s = setup();
     symlinkSync(join(s.dir, 'gone', 'dir'), join(s.dir, 'dangling'));
-    const store = createFileStore(join(s.dir, 'dangling', 'tokens.json'), () => s.wall);
-    await assert.rejects(store.lock(KEY, 60_000), { code: 'ENOENT' });
+    const file = join(s.dir, 'dangling', 'tokens.json');
+    await assert.rejects(createFileStore(file, () => s.wall).lock(KEY, 60_000), {
+      message: `Cannot make the folder of the token cache ${file} (ENOENT)`,
+    });
     assert.equal(present(join(s.dir, 'gone')), false, 'nothing made');
   });
 });
