@@ -62,7 +62,7 @@ export interface Distrust {
 }
 
 /**
- * Why a cache file must not be used: a folder; or (POSIX) a symbolic link,
+ * Why a cache file must not be used: a folder, a pipe or a device; or (POSIX) a symbolic link,
  * another user's file, or one that group or others may read or write, whose
  * tokens could be forged, or read by someone else.
  *
@@ -80,6 +80,13 @@ export function distrust(file: string): Distrust | undefined {
   if (stat.isSymbolicLink()) return { why: 'it is a symbolic link', fix };
   if (stat.isDirectory()) {
     return { why: 'it is a folder', fix: `set ${SETTINGS.cacheFile.env} to a file, such as ${join(file, 'tokens.json')}` };
+  }
+  // Reading a pipe would wait for a writer, for ever; a device is no place for tokens either.
+  if (!stat.isFile()) {
+    return {
+      why: 'it is no regular file (a pipe, a socket or a device)',
+      fix: `set ${SETTINGS.cacheFile.env} to a file, such as ${join(dirname(file), 'tokens.json')}`,
+    };
   }
   // Stryker disable next-line ConditionalExpression,StringLiteral: the tests run on Linux, where neither check can differ
   if (process.platform === 'win32') return undefined;

@@ -154,7 +154,7 @@ describe('file store', () => {
     });
   });
 
-  test('a folder, a file that is a symbolic link, too open, or (as root) another user’s is distrusted, saying why and the fix', (t) => {
+  test('a folder, a pipe, a file that is a symbolic link, too open, or (as root) another user’s is distrusted, saying why and the fix', (t) => {
     const s = setup();
     writeFileSync(s.file, '{}', { mode: 0o600 });
     assert.equal(distrust(s.file), undefined);
@@ -176,6 +176,14 @@ describe('file store', () => {
       why: 'it is a folder',
       fix: `set SLICER_CACHE_FILE to a file, such as ${join(folder, 'tokens.json')}`,
     });
+    const pipe = join(s.dir, 'pipe');
+    if (spawnSync('mkfifo', ['-m', '600', pipe]).status === 0) {
+      // Read, it would keep the process waiting for a writer.
+      assert.deepEqual(distrust(pipe), {
+        why: 'it is no regular file (a pipe, a socket or a device)',
+        fix: `set SLICER_CACHE_FILE to a file, such as ${join(s.dir, 'tokens.json')}`,
+      });
+    }
     if (process.getuid?.() !== 0) return t.skip('changing a file’s owner needs root');
     chownSync(s.file, 1, 1);
     assert.deepEqual(distrust(s.file), { why: 'it belongs to another user', fix });
