@@ -128,13 +128,10 @@ interface HttpFailure {
   readonly response?: Response | undefined;
 }
 
-function keepResponse(error: Error, response: Response | undefined): void {
-  Object.defineProperty(error, 'response', { value: response, enumerable: false });
-}
-
-/** Sets the fields that have a value; an absent one stays off the error, so logs do not list it as `undefined`. */
-function setPresent(error: Error, fields: Record<string, string | number | undefined>): void {
+/** Sets the fields that have a value (one absent stays off the error: a log lists no `undefined`) and keeps the answer unlisted. */
+function setDetails(error: Error, fields: Record<string, string | number | undefined>, response: Response | undefined): void {
   Object.assign(error, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)));
+  Object.defineProperty(error, 'response', { value: response, enumerable: false });
 }
 
 /** The token endpoint refused the grant (4xx). Code `TOKEN_REQUEST_REJECTED`. */
@@ -157,8 +154,7 @@ export class TokenRequestRejectedError extends AuthError implements HttpFailure 
   ) {
     super(ErrorCode.TOKEN_REQUEST_REJECTED, message);
     this.status = details.status;
-    setPresent(this, { error: details.error, error_description: details.error_description });
-    keepResponse(this, details.response);
+    setDetails(this, { error: details.error, error_description: details.error_description }, details.response);
   }
 }
 
@@ -182,8 +178,7 @@ export class TokenEndpointUnavailableError extends AuthError implements HttpFail
       {},
   ) {
     super(ErrorCode.TOKEN_ENDPOINT_UNAVAILABLE, message, details.cause ? { cause: details.cause } : undefined);
-    setPresent(this, { status: details.status, error: details.error, error_description: details.error_description });
-    keepResponse(this, details.response);
+    setDetails(this, { status: details.status, error: details.error, error_description: details.error_description }, details.response);
   }
 }
 
@@ -201,7 +196,7 @@ export class TokenEndpointRedirectError extends AuthError {
   constructor(message: string, details: { status: number; location: string | undefined }) {
     super(ErrorCode.TOKEN_ENDPOINT_REDIRECT, message);
     this.status = details.status;
-    setPresent(this, { location: details.location });
+    if (details.location !== undefined) this.location = details.location;
   }
 }
 
@@ -232,7 +227,7 @@ export class UnauthorizedError extends AuthError implements HttpFailure {
    */
   constructor(message: string, response?: Response) {
     super(ErrorCode.UNAUTHORIZED, message);
-    keepResponse(this, response);
+    setDetails(this, {}, response);
   }
 }
 
@@ -252,7 +247,7 @@ export class PermanentTokenRejectedError extends AuthError implements HttpFailur
       `The permanent token in ${variable} was refused (401): it is invalid or revoked. ` +
         "Create a new one in the authorization service's UI, or unset it to use the password grant",
     );
-    keepResponse(this, response);
+    setDetails(this, {}, response);
   }
 }
 

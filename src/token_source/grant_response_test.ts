@@ -59,6 +59,7 @@ describe('processGrantResponse', () => {
     const nowhere = await failure(answer(null, { status: 307 }));
     assert.match(nowhere.message, /answered 307, a redirect to nowhere; /);
     assert.equal((nowhere as TokenEndpointRedirectError).location, undefined);
+    assert.equal(Object.hasOwn(nowhere, 'location'), false, 'so a log lists no "location: undefined"');
   });
 
   test('a refusal names the status, then the OAuth error and its description, redacted', async () => {
