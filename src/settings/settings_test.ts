@@ -145,6 +145,23 @@ describe('tool settings', () => {
       });
     }
   });
+
+  test('a reports folder that a file keeps from being made is named with that file; a missing one is made later', () => {
+    const dir = scratchDir('slicer-reports-');
+    writeFileSync(join(dir, 'file'), '');
+    const read = (path: string) => readToolSettings({ env: { SLICER_CONTRACT_REPORTS: path }, envFile: false }).contractReports;
+    assert.equal(read(dir), dir);
+    assert.equal(read(join(dir, 'new', 'reports')), join(dir, 'new', 'reports'), 'made when the suite writes');
+    for (const path of [join(dir, 'file'), join(dir, 'file', 'reports')]) {
+      assert.throws(() => read(path), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.issues.map((issue) => [issue.key, issue.message]), [
+          ['SLICER_CONTRACT_REPORTS', `${join(dir, 'file')} is a file, where the reports need a folder: name a folder (made when missing)`],
+        ]);
+        return true;
+      });
+    }
+  });
 });
 
 describe('paths', () => {

@@ -6,6 +6,7 @@
  * the same generator; they are not client options.
  */
 import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { describeSource, readEnv, type ReadEnvOptions } from './env.ts';
 import { ConfigError, type ConfigIssue } from '../errors.ts';
@@ -54,7 +55,16 @@ export const TOOL_SETTINGS = {
   contractReports: setting({
     env: 'SLICER_CONTRACT_REPORTS',
     defaults: '`reports/contract`',
-    schema: v.optional(path, 'reports/contract'),
+    schema: v.optional(
+      v.pipe(
+        path,
+        v.rawCheck(({ dataset, addIssue }) => {
+          const file = dataset.typed ? fileInTheWay(dataset.value) : undefined;
+          if (file) addIssue({ message: `${file} is a file, where the reports need a folder: name a folder (made when missing)` });
+        }),
+      ),
+      'reports/contract',
+    ),
     doc: "Folder of the contract suite's reports (HTML, JUnit, compliance, blobs, artifacts).",
   }),
   contractProbePath: setting({
@@ -119,6 +129,25 @@ function unreadable(path: string): string | undefined {
     // Stryker disable next-line StringLiteral: fs errors carry a code; the words are for one that would not
     return (error as { code?: string }).code ?? 'unreadable';
   }
+}
+
+/**
+ * The file that keeps a folder from being made at `path`: the path itself, or the first of its parents that is there.
+ *
+ * @param path the folder
+ * @returns that file, or undefined when the folder is there or its nearest parent there is a folder
+ */
+function fileInTheWay(path: string): string | undefined {
+  const there = (at: string) => {
+    try {
+      return statSync(at);
+    } catch {
+      return undefined; // missing, or under a file (ENOTDIR): the walk looks higher
+    }
+  };
+  let at = path;
+  while (!there(at) && dirname(at) !== at) at = dirname(at);
+  return there(at)?.isDirectory() === false ? at : undefined;
 }
 
 /** A name of {@link TOOL_SETTINGS}. */
