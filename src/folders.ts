@@ -4,8 +4,22 @@
  * whole core, where a folder that exists answers that its child cannot be
  * found (under `/proc` or `/sys`, or in a mount whose folder was removed).
  */
-import { lstatSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+/**
+ * Where a path meets what is there: the path itself, else the nearest of its parents that is there.
+ *
+ * @param path a file or folder, there or not
+ * @returns that path (the root, or the working folder of a relative path, at the furthest)
+ */
+export function nearestThere(path: string): string {
+  let at = path;
+  // A missing name, or one under a file (ENOTDIR), is looked above.
+  // Stryker disable next-line ConditionalExpression: the root, or the working folder of a relative path, is there, unless that folder was removed
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
 
 /**
  * Makes `folder` and each of its missing parents, once each; a folder already there is left as it is.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { makeFolders } from './folders.ts';
+import { makeFolders, nearestThere } from './folders.ts';
 import { scratchDir } from './testing/scratch.ts';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -46,4 +46,13 @@ test('a file in the way is ENOTDIR, a link to nothing ENOENT, and nothing is mad
 test("a folder the system will not make is named with the system's code", { skip: !existsSync('/sys/kernel') && 'no /sys here' }, () => {
   // sysfs refuses a new folder: EPERM for root, EACCES for others; not ENOENT as under /proc.
   assert.throws(() => makeFolders('/sys/slicer-auth-test/sub'), { code: /^(EPERM|EACCES)$/, message: /mkdir '\/sys\/slicer-auth-test'/ });
+});
+
+test('where a path meets what is there: itself, else its nearest parent there, a file included', () => {
+  const dir = scratchDir('folders-');
+  writeFileSync(join(dir, 'file'), '');
+  assert.equal(nearestThere(dir), dir);
+  assert.equal(nearestThere(join(dir, 'a', 'b')), dir);
+  assert.equal(nearestThere(join(dir, 'file')), join(dir, 'file'));
+  assert.equal(nearestThere(join(dir, 'file', 'sub')), join(dir, 'file'));
 });

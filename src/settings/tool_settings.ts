@@ -6,10 +6,10 @@
  * the same generator; they are not client options.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { describeSource, readEnv, type ReadEnvOptions } from './env.ts';
 import { ConfigError, type ConfigIssue } from '../errors.ts';
+import { nearestThere } from '../folders.ts';
 import { flag, message, path, text } from './setting_schemas.ts';
 import { setting } from './settings.ts';
 
@@ -138,18 +138,8 @@ function unreadable(path: string): string | undefined {
  * @returns that file, or undefined when the folder is there or its nearest parent there is a folder
  */
 function fileInTheWay(path: string): string | undefined {
-  const there = (at: string) => {
-    try {
-      return statSync(at);
-    } catch {
-      // missing, or under a file (ENOTDIR): the walk looks higher
-    }
-  };
-  let at = path;
-  // Stryker disable next-line ConditionalExpression: the root, or the working folder of a relative path, is there, unless that folder was removed
-  while (!there(at) && dirname(at) !== at) at = dirname(at);
-  // Stryker disable next-line OptionalChaining: as above
-  return there(at)?.isDirectory() === false ? at : undefined;
+  const at = nearestThere(path);
+  return statSync(at).isDirectory() ? undefined : at;
 }
 
 /** A name of {@link TOOL_SETTINGS}. */

@@ -4,10 +4,11 @@
  * inspected (owner, mode, symlink, and whether this process may read and
  * write it); nothing is locked, written or deleted.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { accessSync, constants } from 'node:fs';
+import { resolve } from 'node:path';
 import process from 'node:process';
 import { type Check, fail, ok, type Outcome, skip, warn } from './check.ts';
+import { nearestThere } from '../../folders.ts';
 import type { Config } from '../../settings/config.ts';
 import { isDenoRefusal } from '../../settings/deno_refusal.ts';
 import { denoCacheFlags, distrust } from '../../stores/file.ts';
@@ -44,7 +45,7 @@ export const storeCheck: Check = {
 function unusable(file: string): Outcome | undefined {
   let path = resolve(file);
   try {
-    while (!existsSync(path) && dirname(path) !== path) path = dirname(path);
+    path = nearestThere(path);
     accessSync(path, constants.R_OK | constants.W_OK);
     process.getuid?.(); // how the store tells the file is this user's own; Deno asks for --allow-sys=uid
   } catch (error) {
