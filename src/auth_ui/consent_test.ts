@@ -127,3 +127,48 @@ test('a banner that shows again after every answer is answered five times in all
   for (let i = 0; i < 8; i++) await page.getByRole('button', { name: 'Go', exact: true }).click({ timeout: 5_000 });
   assert.equal(await page.evaluate(() => document.body.dataset.answers), '5');
 });
+
+/**
+ * A page's markup with a consent manager's frame from another origin (a data URL), whose buttons tell the page their
+ * label; the page then notes the answer and removes its frames.
+ *
+ * @param attributes the frame's attributes that name it, or its address's fragment (`#...`)
+ * @param labels its buttons
+ * @param cover whether it covers the page, as an overlay: then the page's own button cannot be clicked before it is answered
+ */
+function framed(attributes: string, labels: string[], cover = true): string {
+  const buttons = labels.map((label) => `<button onclick="parent.postMessage(this.textContent, '*')">${label}</button>`);
+  const inside = `<p>We value your privacy.</p>${buttons.join('')}`;
+  const [named, fragment] = attributes.startsWith('#') ? ['', attributes] : [attributes, ''];
+  const place = cover ? 'position:fixed;inset:0;width:100%;height:100%' : 'width:300px;height:120px';
+  return `<iframe ${named} style="${place};border:0;background:#fff" src="data:text/html,${encodeURIComponent(inside)}${fragment}"></iframe>
+    <script>addEventListener('message', (event) => {
+      document.body.dataset.answer = event.data;
+      for (const frame of document.querySelectorAll('iframe')) frame.remove();
+    });</script>`;
+}
+
+test("a consent manager's banner in a frame over the page (its title, id, name or address says cookie or consent) is answered the same way; no other frame is entered", async (t) => {
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  t.after(() => browser.close());
+  const trustArc = 'title="TrustArc Cookie Consent Manager"';
+  assert.equal(await answered(browser, framed(trustArc, ['Accept all', 'Required only'])), 'Required only', 'its refusal');
+  for (const named of ['title="SP Consent Message"', 'id="cookie-frame"', 'name="CONSENT"', '#consent']) {
+    assert.equal(await answered(browser, framed(named, ['Settings', 'Accept'])), 'Accept', `a frame named by ${named}`);
+  }
+  const captcha = '<iframe title="reCAPTCHA" style="width:300px;height:80px" src="data:text/html,<button>Accept</button>"></iframe>';
+  assert.equal(
+    await answered(browser, `${captcha}${framed(trustArc, ['Accept all', 'Reject all'])}`),
+    'Reject all',
+    "beside another site's frame, which is neither entered nor makes the page's actions fail",
+  );
+  const hidden = framed('title="Cookie consent (closed)"', ['Accept'], false).replace('style="', 'style="display:none;');
+  assert.equal(await answered(browser, `${hidden}${framed(trustArc, ['Decline'])}`), 'Decline', 'after a hidden one');
+  assert.equal(await answered(browser, framed('title="Video player"', ['Accept'], false)), '', 'a frame of no consent manager');
+  assert.equal(await answered(browser, framed(trustArc, ['OK', 'More options'], false)), '', 'a banner without an answer');
+  const folded = framed(trustArc, ['Reject all', 'Accept']).replace(
+    encodeURIComponent('<button onclick'),
+    encodeURIComponent('<button style="width:0;height:0;padding:0;border:0;overflow:hidden" onclick'),
+  );
+  assert.equal(await answered(browser, folded), 'Accept', 'a refusal out of sight (in a folded second layer) is passed over');
+});
