@@ -172,3 +172,17 @@ test("a consent manager's banner in a frame over the page (its title, id, name o
   );
   assert.equal(await answered(browser, folded), 'Accept', 'a refusal out of sight (in a folded second layer) is passed over');
 });
+
+test("a consent manager's frame whose banner stays after every answer is answered five times in all, and the page is used with it showing", async (t) => {
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  t.after(() => browser.close());
+  const page = await browser.newPage();
+  // A frame of the page's origin (srcdoc), so that its click counts in the page at once.
+  const count = 'parent.document.body.dataset.answers = Number(parent.document.body.dataset.answers ?? 0) + 1';
+  await page.setContent(
+    `<iframe title="Cookie consent" style="width:300px;height:120px" srcdoc="<p>We use cookies.</p><button onclick='${count}'>Reject all</button>"></iframe><button>Go</button>`,
+  );
+  await answerCookieBanners(page);
+  for (let i = 0; i < 8; i++) await page.getByRole('button', { name: 'Go', exact: true }).click({ timeout: 5_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.answers), '5');
+});
