@@ -1,21 +1,21 @@
 /**
  * A cookie banner, answered whenever it shows so that it does not cover the
  * controls of contract 5.3 (a click on a covered control waits, then times
- * out): its "Reject all" (or "Decline", "Necessary only", "Required only"),
- * else its "Accept all" (or "Accept", "Allow all", "Agree", "Got it"). A banner
- * is the largest element of at most {@link BANNER_ELEMENTS} elements around a
- * text that says "cookie" (a script's source is no text), or a dialog or region
- * of at most as many elements saying it (one in a web component's open shadow
- * root, as some consent managers draw theirs, too), holding such a button; or
- * such a button in a frame that a consent manager draws (see
- * {@link BANNER_FRAMES}). "OK", which answers the revoking confirmation, is
- * never chosen.
+ * out): its "Reject all" (or "Decline", "Necessary only", "Essential only",
+ * "Accept only essential cookies", "Required only"), else its "Accept all"
+ * (or "Accept", "Allow all", "Agree", "Got it"). A banner is the largest
+ * element of at most {@link BANNER_ELEMENTS} elements around a text that says
+ * "cookie" (a script's source is no text), or a dialog or region of at most as
+ * many elements saying it (one in a web component's open shadow root, as some
+ * consent managers draw theirs, too), holding such a button; or such a button
+ * in a frame that a consent manager draws (see {@link BANNER_FRAMES}). "OK",
+ * which answers the revoking confirmation, is never chosen.
  */
 import type { FrameLocator, Locator, Page } from '@playwright/test';
 
 /** What a banner's button that refuses every cookie it may refuse says (an accessible name: its spaces collapsed, trimmed). */
 const REJECT =
-  /^((reject|decline|refuse|deny)( all)?( (optional )?cookies)?|(use )?(only )?(strictly )?(necessary|required)( cookies)?( only)?)$/i;
+  /^((reject|decline|refuse|deny)( all)?( (optional )?cookies)?|(use |accept )?(only )?(strictly )?(necessary|required|essential)( cookies)?( only)?)$/i;
 
 /** What a banner's button that accepts says. */
 const ACCEPT = /^(accept|allow|agree|i agree|got it)( all)?( cookies)?[.!]?$/i;

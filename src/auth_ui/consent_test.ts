@@ -69,7 +69,8 @@ test('a banner is answered by its refusal, else its acceptance, in the words ban
     `<div><p>This site uses Cookies.</p>${labels.map((label) => `<button>${label}</button>`).join('')}</div>`;
   const refusals = ['Reject', 'Reject all', 'Decline', 'Refuse all', 'Deny', 'Reject optional cookies', 'Reject all cookies'];
   const necessary = ['Necessary only', 'Only necessary cookies', 'Use necessary cookies only', 'Strictly necessary only'];
-  for (const label of [...refusals, ...necessary]) {
+  const essential = ['Essential only', 'Only essential cookies', 'Accept only essential cookies', 'Accept essential cookies'];
+  for (const label of [...refusals, ...necessary, ...essential]) {
     assert.equal(await answered(browser, banner('Accept all', label, 'OK')), label, `"${label}" refuses`);
   }
   assert.equal(
